@@ -1,0 +1,88 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import type { Sql } from 'postgres';
+import { getConfig } from '../server/config';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** Either the database or an open transaction: services accept both so callers can compose them. */
+export type DbOrTx = Db | Tx;
+
+/** Plain SQL access for libraries that bring their own queries (the job runner). */
+export interface RawSql {
+  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+}
+
+interface DbHandle {
+  db: Db;
+  raw: RawSql;
+  driver: 'postgres' | 'pglite';
+  close(): Promise<void>;
+}
+
+// One handle per process, shared by the custom server and Next's bundled copy of this module.
+const holder = globalThis as unknown as { __appDb?: Promise<DbHandle> };
+
+export function getDbHandle(): Promise<DbHandle> {
+  holder.__appDb ??= openDatabase();
+  return holder.__appDb;
+}
+
+export async function getDb(): Promise<Db> {
+  return (await getDbHandle()).db;
+}
+
+export async function closeDb(): Promise<void> {
+  const pending = holder.__appDb;
+  holder.__appDb = undefined;
+  if (pending) await (await pending).close();
+}
+
+async function openDatabase(): Promise<DbHandle> {
+  const config = getConfig();
+  if (config.DATABASE_URL) {
+    const { default: postgres } = await import('postgres');
+    const { drizzle } = await import('drizzle-orm/postgres-js');
+    const client: Sql = postgres(config.DATABASE_URL, {
+      max: config.DATABASE_POOL_SIZE,
+      onnotice: () => {},
+      connection: { application_name: 'cloud-panel' },
+    });
+    return {
+      db: drizzle(client, { schema }) as unknown as Db,
+      raw: {
+        async query(text, values) {
+          const rows = await client.unsafe(text, (values ?? []) as never[]);
+          return { rows: rows as unknown as Record<string, unknown>[] };
+        },
+      },
+      driver: 'postgres',
+      close: () => client.end({ timeout: 5 }),
+    };
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const dir = config.PGLITE_DIR ?? path.resolve(config.DATA_DIR, 'pglite');
+  if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true });
+  const client: PGlite = await PGlite.create(dir);
+  return {
+    db: drizzle(client, { schema }) as unknown as Db,
+    raw: {
+      async query(text, values) {
+        if (values && values.length > 0) {
+          const result = await client.query<Record<string, unknown>>(text, values);
+          return { rows: result.rows };
+        }
+        const results = await client.exec(text);
+        return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
+      },
+    },
+    driver: 'pglite',
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,5 @@
+export * from './users';
+export * from './projects';
+export * from './apiKeys';
+export * from './platform';
+export * from './billing';

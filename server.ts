@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage } from 'node:http';
+import next from 'next';
+import { closeDb } from './db';
+import { migrateDatabase } from './db/migrate';
+import { getConfig } from './server/config';
+import { INTERNAL_HEADERS } from './server/context';
+import { startJobs, stopJobs } from './server/jobs';
+import { getLogger } from './server/logger';
+import { handleV1Node, REST_PREFIX } from './server/rest/handler';
+
+/**
+ * Production entry point. /v1/* goes straight to the REST bridge (Next's request handling would
+ * cost more CPU than the work of a typical API call); everything else is Next's.
+ */
+async function main(): Promise<void> {
+  const dev = process.argv.includes('--dev');
+  const config = getConfig();
+  const log = getLogger();
+  try {
+    await migrateDatabase();
+  } catch (err) {
+    log.fatal({ err }, 'database migration failed; the server cannot start');
+    process.exit(1);
+  }
+  if (config.JOBS_IN_PROCESS) await startJobs({ work: true });
+
+  const nextApp = next({ dev, dir: process.cwd(), hostname: config.HOST, port: config.PORT });
+  await nextApp.prepare();
+  const handleNext = nextApp.getRequestHandler();
+
+  const server = createServer((req, res) => {
+    stampInternalHeaders(req, config.TRUST_PROXY);
+    const url = req.url ?? '/';
+    if (url === REST_PREFIX || url.startsWith(`${REST_PREFIX}/`) || url.startsWith(`${REST_PREFIX}?`)) {
+      handleV1Node(req, res).catch((err: unknown) => {
+        log.error({ err, reqId: req.headers[INTERNAL_HEADERS.requestId] }, 'unhandled REST failure');
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+        res.end('{"success":false,"error":{"code":"INTERNAL_ERROR","message":"Internal server error"}}');
+      });
+      return;
+    }
+    res.setHeader('x-request-id', String(req.headers[INTERNAL_HEADERS.requestId]));
+    void handleNext(req, res);
+  });
+  server.keepAliveTimeout = 65_000;
+  server.listen(config.PORT, config.HOST, () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.PORT;
+    log.info({ port, database: config.embeddedDatabase ? 'embedded' : 'postgres', dev }, `ready on ${config.APP_URL}`);
+  });
+
+  const shutdown = async (signal: string) => {
+    log.info({ signal }, 'shutting down');
+    server.close();
+    await stopJobs().catch((err: unknown) => log.error({ err }, 'job runner did not stop cleanly'));
+    await closeDb().catch(() => undefined);
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/** Request id and client address are ours to set: whatever a client sent under those names is replaced. */
+function stampInternalHeaders(req: IncomingMessage, trustProxy: boolean): void {
+  const incomingId = req.headers[INTERNAL_HEADERS.requestId];
+  const requestId = typeof incomingId === 'string' && /^[A-Za-z0-9._-]{8,64}$/.test(incomingId) ? incomingId : randomUUID();
+  req.headers[INTERNAL_HEADERS.requestId] = requestId;
+  const forwarded = req.headers['x-forwarded-for'];
+  const proxied = trustProxy && typeof forwarded === 'string' ? forwarded.split(',')[0]?.trim() : undefined;
+  req.headers[INTERNAL_HEADERS.clientIp] = proxied || req.socket.remoteAddress || 'unknown';
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', ''])
+  .transform((v) => v === 'true' || v === '1');
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  APP_URL: z.url({ message: 'APP_URL must be an absolute URL such as https://panel.example.com' }).optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  DATA_DIR: z.string().min(1).default('.data'),
+  PGLITE_DIR: z.string().min(1).optional(),
+  AUTH_SECRET: z.string().min(32, 'AUTH_SECRET must be at least 32 characters').optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://')
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('Cloud Panel <no-reply@localhost>'),
+  PAYMENTS_PROVIDER: z.enum(['local']).default('local'),
+  TRUST_PROXY: booleanFlag.default(false),
+  JOBS_IN_PROCESS: booleanFlag.default(true),
+  INVITATION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(24 * 7),
+  PASSWORD_RESET_TTL_MINUTES: z.coerce.number().int().min(5).max(24 * 60).default(60),
+});
+
+export type AppConfig = Omit<z.infer<typeof envSchema>, 'AUTH_SECRET' | 'APP_URL'> & {
+  AUTH_SECRET: string;
+  APP_URL: string;
+  /** True when the embedded PGlite database is used instead of a PostgreSQL server. */
+  embeddedDatabase: boolean;
+};
+
+let cached: AppConfig | undefined;
+
+/** Reads and validates the environment once; a bad value stops the process with a message naming it. */
+export function getConfig(): AppConfig {
+  if (cached) return cached;
+  const parsed = envSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`Invalid configuration:\n${problems}`);
+  }
+  const env = parsed.data;
+  cached = {
+    ...env,
+    APP_URL: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
+    AUTH_SECRET: env.AUTH_SECRET ?? persistentSecret(env.DATA_DIR, 'auth-secret'),
+    embeddedDatabase: !env.DATABASE_URL,
+  };
+  return cached;
+}
+
+/** Test hook: forget the parsed configuration so a changed environment is read again. */
+export function resetConfigForTests(): void {
+  cached = undefined;
+}
+
+/**
+ * The embedded default needs no setup, so a missing secret is generated once and kept in the data
+ * folder; every process sharing that folder then signs and verifies sessions with the same key.
+ */
+function persistentSecret(dataDir: string, name: string): string {
+  const file = path.resolve(dataDir, name);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(path.dirname(file), { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
+  return secret;
+}

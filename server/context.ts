@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { resolveActor, type Actor } from './auth/actor';
+import { getConfig } from './config';
+import { getLogger } from './logger';
+
+export interface RequestContext {
+  actor: Actor;
+  requestId: string;
+  /** Client address as the entry server saw it (or X-Forwarded-For when TRUST_PROXY is set). */
+  ip: string;
+  transport: 'rest' | 'trpc' | 'internal';
+  /** Set when a cookie-authenticated write comes from another origin or without a JSON body. */
+  crossSiteWrite: boolean;
+  log: Logger;
+}
+
+export type HeaderSource = { get(name: string): string | null };
+
+/** Header names the entry server sets itself after dropping any value a client sent. */
+export const INTERNAL_HEADERS = { requestId: 'x-request-id', clientIp: 'x-client-ip' } as const;
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export async function createRequestContext(
+  headers: HeaderSource,
+  method: string,
+  transport: RequestContext['transport'],
+): Promise<RequestContext> {
+  const requestId = headers.get(INTERNAL_HEADERS.requestId) ?? randomUUID();
+  const ip = headers.get(INTERNAL_HEADERS.clientIp) ?? 'unknown';
+  const actor = await resolveActor({
+    authorization: headers.get('authorization'),
+    apiKey: headers.get('x-api-key'),
+    cookie: headers.get('cookie'),
+  });
+  const crossSiteWrite = actor.kind === 'session' && !SAFE_METHODS.has(method.toUpperCase()) && !isSameOriginJson(headers);
+  return { actor, requestId, ip, transport, crossSiteWrite, log: getLogger().child({ reqId: requestId }) };
+}
+
+function isSameOriginJson(headers: HeaderSource): boolean {
+  const contentType = headers.get('content-type') ?? '';
+  if (!contentType.toLowerCase().startsWith('application/json')) return false;
+  const origin = headers.get('origin');
+  if (!origin) return false;
+  const allowed = new URL(getConfig().APP_URL).origin;
+  const host = headers.get('host');
+  return origin === allowed || (host !== null && (origin === `http://${host}` || origin === `https://${host}`));
+}

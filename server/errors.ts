@@ -1,0 +1,147 @@
+/** Every stable error code of the API and the HTTP status it is sent with. Clients branch on the code. */
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  ORG_PAYMENT_METHOD_REQUIRED: 402,
+  BILLER_PAYMENT_METHOD_REQUIRED: 402,
+  CARD_DECLINED: 402,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  VALIDATION_ERROR: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  UPSTREAM_ERROR: 502,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface AppErrorOptions {
+  docsUrl?: string;
+  /** Response headers that belong with the error, such as Retry-After on RATE_LIMITED. */
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+/** The one error type services throw; the transport maps `code` to a status through ERROR_STATUS. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly docsUrl?: string;
+  readonly headers?: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.docsUrl = options.docsUrl;
+    this.headers = options.headers;
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+export function httpStatusOf(code: ErrorCode): number {
+  return ERROR_STATUS[code];
+}
+
+export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
+export const forbidden = (message = 'You do not have access to this resource') =>
+  new AppError('FORBIDDEN', message);
+export const conflict = (message: string) => new AppError('CONFLICT', message);
+
+interface ZodIssueLike {
+  path: ReadonlyArray<PropertyKey>;
+  message: string;
+}
+
+/** "name: Too small; billingEmail: Invalid email" — names every failing field, as the API promises. */
+export function describeIssues(issues: ReadonlyArray<ZodIssueLike>): string {
+  const parts = issues.map((issue) => {
+    const field = issue.path.map(String).join('.');
+    return field ? `${field}: ${issue.message}` : issue.message;
+  });
+  return parts.length ? `Validation failed: ${parts.join('; ')}` : 'Validation failed';
+}
+
+function findCause<T>(err: unknown, test: (e: unknown) => e is T): T | undefined {
+  let current: unknown = err;
+  for (let depth = 0; current && depth < 6; depth += 1) {
+    if (test(current)) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+const isAppError = (e: unknown): e is AppError => e instanceof AppError;
+const isZodError = (e: unknown): e is { name: string; issues: ZodIssueLike[] } =>
+  typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'ZodError' &&
+  Array.isArray((e as { issues?: unknown }).issues);
+
+interface TrpcLikeError {
+  name: string;
+  code: string;
+  message: string;
+  cause?: unknown;
+}
+const isTrpcError = (e: unknown): e is TrpcLikeError =>
+  typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'TRPCError';
+
+/**
+ * Turns anything thrown during a request into an AppError. Unknown failures become INTERNAL_ERROR
+ * with a fixed message: driver errors carry SQL and parameters and must never reach a client.
+ */
+export function toAppError(err: unknown): AppError {
+  const app = findCause(err, isAppError);
+  if (app) return app;
+  if (isTrpcError(err)) {
+    const zod = findCause(err.cause, isZodError);
+    if (zod && (err.code === 'BAD_REQUEST' || err.code === 'PARSE_ERROR')) {
+      return new AppError('VALIDATION_ERROR', describeIssues(zod.issues));
+    }
+    switch (err.code) {
+      case 'PARSE_ERROR':
+        return new AppError('VALIDATION_ERROR', 'Request body is not valid JSON');
+      case 'BAD_REQUEST':
+        return new AppError('BAD_REQUEST', err.message);
+      case 'UNAUTHORIZED':
+        return new AppError('UNAUTHORIZED', err.message);
+      case 'FORBIDDEN':
+        return new AppError('FORBIDDEN', err.message);
+      case 'NOT_FOUND':
+        return new AppError('NOT_FOUND', err.message === 'Not found' ? 'Resource not found' : err.message);
+      case 'METHOD_NOT_SUPPORTED':
+        return new AppError('METHOD_NOT_ALLOWED', 'Method not allowed');
+      case 'PAYLOAD_TOO_LARGE':
+        return new AppError('PAYLOAD_TOO_LARGE', 'Request body too large');
+      case 'UNSUPPORTED_MEDIA_TYPE':
+        return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Request body must be JSON (Content-Type: application/json)');
+      case 'TOO_MANY_REQUESTS':
+        return new AppError('RATE_LIMITED', 'Too many requests');
+      default:
+        break;
+    }
+  }
+  return new AppError('INTERNAL_ERROR', 'Internal server error', { cause: err });
+}
+
+/** Maps an AppError to the nearest tRPC code so the panel's transport sends a matching status. */
+export const TRPC_CODE_OF: Record<number, 'BAD_REQUEST' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT' | 'TOO_MANY_REQUESTS' | 'INTERNAL_SERVER_ERROR' | 'UNPROCESSABLE_CONTENT' | 'PAYMENT_REQUIRED' | 'BAD_GATEWAY' | 'METHOD_NOT_SUPPORTED' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE'> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  402: 'PAYMENT_REQUIRED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_SUPPORTED',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'UNPROCESSABLE_CONTENT',
+  429: 'TOO_MANY_REQUESTS',
+  500: 'INTERNAL_SERVER_ERROR',
+  502: 'BAD_GATEWAY',
+};

@@ -1,0 +1,41 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { afterAll } from 'vitest';
+
+// Each test file gets a database of its own: a fresh PostgreSQL database when TEST_DATABASE_URL
+// (or DATABASE_URL) names a server, else an in-memory PGlite.
+const serverUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
+let dropDatabase: (() => Promise<void>) | undefined;
+
+if (serverUrl) {
+  const { default: postgres } = await import('postgres');
+  const name = `test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  process.env.DATABASE_URL = url.toString();
+  dropDatabase = async () => {
+    await admin.unsafe(`drop database if exists "${name}" with (force)`);
+    await admin.end();
+  };
+} else {
+  delete process.env.DATABASE_URL;
+  process.env.PGLITE_DIR = 'memory://';
+}
+process.env.DATA_DIR = mkdtempSync(path.join(tmpdir(), 'panel-test-'));
+process.env.AUTH_SECRET ??= randomBytes(32).toString('hex');
+process.env.APP_URL ??= 'http://localhost:3000';
+
+const { migrateDatabase } = await import('../db/migrate');
+await migrateDatabase();
+
+afterAll(async () => {
+  const { stopJobs } = await import('../server/jobs');
+  const { closeDb } = await import('../db');
+  await stopJobs();
+  await closeDb();
+  await dropDatabase?.();
+});
