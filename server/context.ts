@@ -34,13 +34,14 @@ export async function createRequestContext(
     apiKey: headers.get('x-api-key'),
     cookie: headers.get('cookie'),
   });
-  const crossSiteWrite = actor.kind === 'session' && !SAFE_METHODS.has(method.toUpperCase()) && !isSameOriginJson(headers);
+  const crossSiteWrite = actor.kind === 'session' && !SAFE_METHODS.has(method.toUpperCase()) && !isSameOriginWrite(method, headers);
   return { actor, requestId, ip, transport, crossSiteWrite, log: getLogger().child({ reqId: requestId }) };
 }
 
-function isSameOriginJson(headers: HeaderSource): boolean {
+/** HTML forms can only POST url-encoded or multipart bodies; a JSON body plus our own Origin rules them out. */
+function isSameOriginWrite(method: string, headers: HeaderSource): boolean {
   const contentType = headers.get('content-type') ?? '';
-  if (!contentType.toLowerCase().startsWith('application/json')) return false;
+  if (method.toUpperCase() !== 'DELETE' && !contentType.toLowerCase().startsWith('application/json')) return false;
   const origin = headers.get('origin');
   if (!origin) return false;
   const allowed = new URL(getConfig().APP_URL).origin;

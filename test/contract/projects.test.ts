@@ -1,0 +1,199 @@
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { registerResourceCounter } from '../../server/resources/registry';
+import { PROJECT_COUNTERS } from '../../server/resources/registry';
+import { api, createApiKey, createProject, createUser, expectError } from '../helpers';
+import { databaseFingerprint, queryRows } from '../db';
+
+type Project = { id: string; name: string; slug: string; billingEmail: string | null; blockedAt: string | null; blockedReason: string | null; _count: Record<string, number> };
+
+async function addMember(projectId: string, userId: string, role: string) {
+  await queryRows(sql`insert into memberships (project_id, user_id, role) values (${projectId}, ${userId}, ${role})`);
+}
+
+describe('POST /v1/projects/create', () => {
+  it('creates the project with the caller as owner and answers { projectId, projectSlug }', async () => {
+    const user = await createUser();
+    const res = await api<{ projectId: string; projectSlug: string }>('POST', '/v1/projects/create', { cookie: user.cookie, body: { name: 'My Shop' } });
+    expect(res.status).toBe(200);
+    expect(res.data).toEqual({ projectId: expect.stringMatching(/^prj_/), projectSlug: 'my-shop' });
+    const [member] = await queryRows<{ role: string }>(sql`select role from memberships where project_id = ${res.data.projectId} and user_id = ${user.id}`);
+    expect(member?.role).toBe('owner');
+    const events = await queryRows<{ type: string }>(sql`select type from events where project_id = ${res.data.projectId}`);
+    expect(events.map((e) => e.type)).toContain('project.created');
+  });
+
+  it('keeps names unique per user, case-insensitively (409), but not across users', async () => {
+    const user = await createUser();
+    await createProject(user, 'Production');
+    expectError(await api('POST', '/v1/projects/create', { cookie: user.cookie, body: { name: 'PRODUCTION' } }), 409, 'CONFLICT');
+    const other = await createUser();
+    const second = await createProject(other, 'production');
+    expect(second.projectSlug).toMatch(/^production-[a-z0-9]+$/);
+  });
+
+  it.each([[''], ['   '], ['x'.repeat(101)]])('refuses the name %j with 422', async (name) => {
+    const user = await createUser();
+    const res = await api('POST', '/v1/projects/create', { cookie: user.cookie, body: { name } });
+    expectError(res, 422, 'VALIDATION_ERROR');
+    expect(res.body && !res.body.success && res.body.error.message).toContain('name');
+  });
+
+  it('accepts a 100-character name', async () => {
+    const user = await createUser();
+    expect((await api('POST', '/v1/projects/create', { cookie: user.cookie, body: { name: 'x'.repeat(100) } })).status).toBe(200);
+  });
+
+  it('rolls back every step when one fails', async () => {
+    const user = await createUser();
+    await queryRows(sql.raw(`create or replace function fail_membership() returns trigger language plpgsql as $$ begin raise exception 'boom'; end $$`));
+    await queryRows(sql.raw(`create trigger fail_membership before insert on memberships for each row execute function fail_membership()`));
+    const before = await databaseFingerprint();
+    const res = await api('POST', '/v1/projects/create', { cookie: user.cookie, body: { name: 'Doomed' } });
+    await queryRows(sql.raw('drop trigger fail_membership on memberships'));
+    expectError(res, 500, 'INTERNAL_ERROR');
+    expect(JSON.stringify(res.body)).not.toContain('boom');
+    expect(await databaseFingerprint()).toEqual(before);
+  });
+});
+
+describe('GET /v1/projects and /v1/projects/{projectId}', () => {
+  it('lists the member projects newest first with every SPEC field and counter', async () => {
+    const user = await createUser();
+    const first = await createProject(user, 'First');
+    const second = await createProject(user, 'Second');
+    const stranger = await createUser();
+    await createProject(stranger, 'Not mine');
+    const list = (await api<Project[]>('GET', '/v1/projects', { cookie: user.cookie })).data;
+    expect(list.map((p) => p.id)).toEqual([second.projectId, first.projectId]);
+    for (const project of list) {
+      expect(project).toMatchObject({ billingEmail: null, blockedAt: null, blockedReason: null });
+      expect(Object.keys(project._count).sort()).toEqual([...PROJECT_COUNTERS].sort());
+    }
+  });
+
+  it('is addressable by id or slug, and 404 for strangers and unknown projects', async () => {
+    const user = await createUser();
+    const { projectId, projectSlug } = await createProject(user, 'Addressable');
+    const byId = (await api<Project>('GET', `/v1/projects/${projectId}`, { cookie: user.cookie })).data;
+    const bySlug = (await api<Project>('GET', `/v1/projects/${projectSlug}`, { cookie: user.cookie })).data;
+    expect(bySlug).toEqual(byId);
+    expect(byId).toMatchObject({ id: projectId, name: 'Addressable', slug: projectSlug });
+    const stranger = await createUser();
+    expectError(await api('GET', `/v1/projects/${projectId}`, { cookie: stranger.cookie }), 404, 'NOT_FOUND');
+    expectError(await api('GET', '/v1/projects/prj_doesnotexist0000', { cookie: user.cookie }), 404, 'NOT_FOUND');
+  });
+
+  it('shows an API key only its own project', async () => {
+    const user = await createUser();
+    const a = await createProject(user, 'A');
+    const b = await createProject(user, 'B');
+    const key = await createApiKey(user, a.projectId, ['projects:read']);
+    expect((await api<Project[]>('GET', '/v1/projects', { key: key.key })).data.map((p) => p.id)).toEqual([a.projectId]);
+    expectError(await api('GET', `/v1/projects/${b.projectId}`, { key: key.key }), 404, 'NOT_FOUND');
+  });
+});
+
+describe('PATCH /v1/projects/{projectId}', () => {
+  it('renames for owners and admins, refuses members and viewers, and keeps names unique', async () => {
+    const owner = await createUser();
+    const { projectId } = await createProject(owner, 'Old');
+    await createProject(owner, 'Taken');
+    const admin = await createUser();
+    const member = await createUser();
+    const viewer = await createUser();
+    await addMember(projectId, admin.id, 'admin');
+    await addMember(projectId, member.id, 'member');
+    await addMember(projectId, viewer.id, 'viewer');
+
+    const renamed = await api('PATCH', `/v1/projects/${projectId}`, { cookie: owner.cookie, body: { name: 'New' } });
+    expect(renamed.data).toEqual({ id: projectId, name: 'New', slug: 'old', billingEmail: null });
+    expect((await api('PATCH', `/v1/projects/${projectId}`, { cookie: admin.cookie, body: { name: 'Newer' } })).status).toBe(200);
+    expectError(await api('PATCH', `/v1/projects/${projectId}`, { cookie: member.cookie, body: { name: 'Nope' } }), 403, 'FORBIDDEN');
+    expectError(await api('PATCH', `/v1/projects/${projectId}`, { cookie: viewer.cookie, body: { name: 'Nope' } }), 403, 'FORBIDDEN');
+    expectError(await api('PATCH', `/v1/projects/${projectId}`, { cookie: owner.cookie, body: { name: 'taken' } }), 409, 'CONFLICT');
+    expectError(await api('PATCH', `/v1/projects/${projectId}`, { cookie: owner.cookie, body: {} }), 422, 'VALIDATION_ERROR');
+    expect((await api<Project>('GET', `/v1/projects/${projectId}`, { cookie: owner.cookie })).data.name).toBe('Newer');
+  });
+
+  it('needs both projects:read and projects:write on a key', async () => {
+    const owner = await createUser();
+    const { projectId } = await createProject(owner);
+    const writeOnly = await createApiKey(owner, projectId, ['projects:write']);
+    expectError(await api('PATCH', `/v1/projects/${projectId}`, { key: writeOnly.key, body: { name: 'X' } }), 403, 'FORBIDDEN');
+    const both = await createApiKey(owner, projectId, ['projects:read', 'projects:write']);
+    expect((await api('PATCH', `/v1/projects/${projectId}`, { xApiKey: both.key, body: { name: 'X' } })).status).toBe(200);
+  });
+});
+
+describe('PATCH /v1/projects/{projectId}/billing-email', () => {
+  it('sets and clears the billing email and validates it', async () => {
+    const owner = await createUser();
+    const { projectId } = await createProject(owner);
+    const path = `/v1/projects/${projectId}/billing-email`;
+    expect((await api('PATCH', path, { cookie: owner.cookie, body: { billingEmail: 'billing@example.com' } })).data).toEqual({ billingEmail: 'billing@example.com' });
+    expect((await api<Project>('GET', `/v1/projects/${projectId}`, { cookie: owner.cookie })).data.billingEmail).toBe('billing@example.com');
+    expect((await api('PATCH', path, { cookie: owner.cookie, body: { billingEmail: null } })).data).toEqual({ billingEmail: null });
+    expectError(await api('PATCH', path, { cookie: owner.cookie, body: { billingEmail: 'nope' } }), 422, 'VALIDATION_ERROR');
+    expectError(await api('PATCH', path, { cookie: owner.cookie, body: { billingEmail: `${'a'.repeat(310)}@example.com` } }), 422, 'VALIDATION_ERROR');
+    expectError(await api('PATCH', path, { cookie: owner.cookie, body: {} }), 422, 'VALIDATION_ERROR');
+    const member = await createUser();
+    await addMember(projectId, member.id, 'member');
+    expectError(await api('PATCH', path, { cookie: member.cookie, body: { billingEmail: 'm@example.com' } }), 403, 'FORBIDDEN');
+  });
+});
+
+describe('DELETE /v1/projects/{projectId}', () => {
+  it('deletes for the owner (data null), 404 for anyone else', async () => {
+    const owner = await createUser();
+    const { projectId } = await createProject(owner);
+    const admin = await createUser();
+    await addMember(projectId, admin.id, 'admin');
+    expectError(await api('DELETE', `/v1/projects/${projectId}`, { cookie: admin.cookie }), 404, 'NOT_FOUND');
+    const res = await api('DELETE', `/v1/projects/${projectId}`, { cookie: owner.cookie });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, data: null });
+    expectError(await api('GET', `/v1/projects/${projectId}`, { cookie: owner.cookie }), 404, 'NOT_FOUND');
+  });
+
+  it('refuses with 409 CONFLICT listing what remains', async () => {
+    const owner = await createUser();
+    const { projectId } = await createProject(owner);
+    registerResourceCounter({
+      counter: 'servers',
+      label: 'server',
+      blocksProjectDeletion: true,
+      count: async (_db, ids) => new Map(ids.filter((id) => id === projectId).map((id) => [id, 2])),
+    });
+    const before = await databaseFingerprint();
+    const res = await api('DELETE', `/v1/projects/${projectId}`, { cookie: owner.cookie });
+    expectError(res, 409, 'CONFLICT');
+    expect(res.body && !res.body.success && res.body.error.message).toContain('2 servers');
+    expect(await databaseFingerprint()).toEqual(before);
+    expect((await api<Project>('GET', `/v1/projects/${projectId}`, { cookie: owner.cookie })).data._count.servers).toBe(2);
+  });
+});
+
+describe('GET /v1/projects/{projectId}/stats', () => {
+  it('returns five closed months and the month in progress, summed by category', async () => {
+    const owner = await createUser();
+    const { projectId } = await createProject(owner);
+    const now = new Date();
+    const monthsAgo = (n: number) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - n, 2, 12));
+    const charge = (n: number, category: string, amount: number) =>
+      queryRows(sql`insert into project_charges (id, project_id, category, amount, description, charged_at)
+        values (${`chg_${Math.random().toString(36).slice(2)}`}, ${projectId}, ${category}, ${amount}, 'test', ${monthsAgo(n)})`);
+    await charge(0, 'servers', 1200);
+    await charge(0, 'servers', 300);
+    await charge(2, 'redis', 700);
+    await charge(7, 'servers', 99999);
+    const history = (await api<{ resourceHistory: Array<Record<string, number | string | boolean>> }>('GET', `/v1/projects/${projectId}/stats`, { cookie: owner.cookie })).data.resourceHistory;
+    expect(history).toHaveLength(6);
+    expect(history.map((h) => h.inProgress)).toEqual([false, false, false, false, false, true]);
+    const key = (n: number) => monthsAgo(n).toISOString().slice(0, 7);
+    expect(history.map((h) => h.month)).toEqual([5, 4, 3, 2, 1, 0].map(key));
+    expect(history[5]).toMatchObject({ servers: 1500, redis: 0 });
+    expect(history[3]).toMatchObject({ redis: 700, servers: 0 });
+    expect(history.reduce((sum, h) => sum + Number(h.servers), 0)).toBe(1500);
+  });
+});
