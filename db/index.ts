@@ -57,8 +57,14 @@ async function openDatabase(): Promise<DbHandle> {
       db: drizzle(client, { schema }) as unknown as Db,
       raw: {
         async query(text, values) {
-          const rows = await client.unsafe(text, (values ?? []) as never[]);
-          return { rows: rows as unknown as Record<string, unknown>[] };
+          // A reserved connection lets the SQL open its own transaction (pg-boss migrations do).
+          const connection = await client.reserve();
+          try {
+            const rows = await connection.unsafe(text, (values ?? []).map(toDriverParam) as never[]);
+            return { rows: rows as unknown as Record<string, unknown>[] };
+          } finally {
+            connection.release();
+          }
         },
       },
       driver: 'postgres',
@@ -85,4 +91,15 @@ async function openDatabase(): Promise<DbHandle> {
     driver: 'pglite',
     close: () => client.close(),
   };
+}
+
+/**
+ * drizzle's postgres-js driver turns the client's date and json serializers into pass-throughs, so
+ * Dates and objects bound by other libraries are serialized here, the way node-postgres would.
+ */
+function toDriverParam(value: unknown): unknown {
+  if (value === undefined) return null;
+  if (value instanceof Date) return value.toISOString();
+  if (value !== null && typeof value === 'object' && !Array.isArray(value) && !Buffer.isBuffer(value)) return JSON.stringify(value);
+  return value;
 }

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { lt, sql } from 'drizzle-orm';
 import { getDb } from '../db';
 import { rateLimitCounters } from '../db/schema';
 import { AppError } from './errors';
@@ -46,7 +46,7 @@ export async function purgeExpiredRateLimits(now = new Date()): Promise<number> 
   const db = await getDb();
   const deleted = await db
     .delete(rateLimitCounters)
-    .where(sql`${rateLimitCounters.expiresAt} < ${now}`)
+    .where(lt(rateLimitCounters.expiresAt, now))
     .returning({ key: rateLimitCounters.key });
   return deleted.length;
 }

@@ -1,9 +1,10 @@
 import type PgBoss from 'pg-boss';
+import { invitationJobs } from './invitations';
 import { maintenanceJobs } from './maintenance';
 import { startJobRunner, type JobDefinition, type JobRunner } from './runner';
 
 /** Every job of the app; later domains add theirs here. */
-export const JOBS: JobDefinition[] = [...maintenanceJobs];
+export const JOBS: JobDefinition[] = [...maintenanceJobs, ...invitationJobs];
 
 const holder = globalThis as unknown as { __jobRunner?: Promise<JobRunner> };
 

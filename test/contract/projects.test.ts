@@ -182,7 +182,7 @@ describe('GET /v1/projects/{projectId}/stats', () => {
     const monthsAgo = (n: number) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - n, 2, 12));
     const charge = (n: number, category: string, amount: number) =>
       queryRows(sql`insert into project_charges (id, project_id, category, amount, description, charged_at)
-        values (${`chg_${Math.random().toString(36).slice(2)}`}, ${projectId}, ${category}, ${amount}, 'test', ${monthsAgo(n)})`);
+        values (${`chg_${Math.random().toString(36).slice(2)}`}, ${projectId}, ${category}, ${amount}, 'test', ${monthsAgo(n).toISOString()})`);
     await charge(0, 'servers', 1200);
     await charge(0, 'servers', 300);
     await charge(2, 'redis', 700);
