@@ -17,6 +17,8 @@ async function main(): Promise<void> {
   const dev = process.argv.includes('--dev');
   const config = getConfig();
   const log = getLogger();
+  // next-auth builds its callback and redirect URLs from NEXTAUTH_URL; APP_URL is the one setting for it.
+  process.env.NEXTAUTH_URL ??= config.APP_URL;
   try {
     await migrateDatabase();
   } catch (err) {

@@ -1,18 +1,10 @@
 import { z } from 'zod';
-import { emailSchema, passwordSchema, personNameSchema } from '../schemas/common';
+import { accountNameInput, changePasswordInput, completeResetInput, restoreInput, signUpInput } from '../schemas/accounts';
 import * as accounts from '../services/accounts';
 import { authedProcedure, publicProcedure, router } from '../trpc';
 
 const TAGS = ['Accounts'];
 const userSchema = z.object({ id: z.string(), email: z.string(), name: z.string() });
-
-export const signUpInput = z.object({ name: personNameSchema, email: emailSchema, password: passwordSchema });
-export const restoreInput = z.object({
-  email: emailSchema,
-  locale: z.string().min(2).max(35).regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/, 'locale must be a language tag such as en or en-GB').default('en'),
-});
-export const completeResetInput = z.object({ token: z.string().min(20).max(200), password: passwordSchema });
-export const changePasswordInput = z.object({ currentPassword: z.string().min(1).max(200), newPassword: passwordSchema });
 
 export const accountsRouter = router({
   create: publicProcedure
@@ -60,7 +52,7 @@ export const accountsRouter = router({
       openapi: { method: 'PATCH', path: '/account', tags: TAGS, summary: 'Change the account name' },
       sessionOnly: true,
     })
-    .input(z.object({ name: personNameSchema }))
+    .input(accountNameInput)
     .output(userSchema)
     .mutation(({ ctx, input }) => accounts.updateAccountName(ctx.actor.userId, input.name)),
 

@@ -352,7 +352,7 @@ async function sendInvitationEmail(invitation: InvitationView, projectName: stri
         'To accept or decline, open:',
         `${APP_URL}/invitations/${invitation.id}`,
         '',
-        `The invitation expires on ${invitation.expiresAt}. Sign in or create an account with this email address to accept it.`,
+        `The invitation expires on ${formatUtc(invitation.expiresAt)}. Sign in or create an account with this email address to accept it.`,
       ].join('\n'),
     });
   } catch (err) {
@@ -366,4 +366,10 @@ async function scheduleExpiry(invitationId: string, expiresAt: Date): Promise<vo
   } catch (err) {
     getLogger().error({ err, invitationId }, 'invitation expiry job could not be queued; the periodic sweep will expire it');
   }
+}
+
+/** "28 November 2026, 14:05 UTC": dates in emails are read by people. */
+function formatUtc(iso: string): string {
+  const formatted = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso));
+  return `${formatted} UTC`;
 }

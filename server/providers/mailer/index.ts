@@ -45,3 +45,12 @@ export function getMailer(): Mailer {
   }
   return mailer;
 }
+
+/**
+ * Whether /dev/mailbox may show the stored messages. They include password-reset links, so the
+ * page is open only for the zero-setup embedded installation or when DEV_MAILBOX=true says so.
+ */
+export function devMailboxReadable(): boolean {
+  const config = getConfig();
+  return getMailer().kind === 'dev-mailbox' && (config.embeddedDatabase || config.DEV_MAILBOX);
+}

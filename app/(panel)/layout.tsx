@@ -1,0 +1,22 @@
+import { getServerSession } from 'next-auth';
+import { redirect } from 'next/navigation';
+import type { ReactNode } from 'react';
+import { SignedInAccountProvider } from '@/components/shell/SignedInAccount';
+import { TopBar } from '@/components/shell/TopBar';
+import { getAuthOptions } from '@/server/auth/nextAuthOptions';
+import { getSignedInAccount } from '@/app/_server/signedInAccount';
+
+export const dynamic = 'force-dynamic';
+
+export default async function PanelLayout({ children }: { children: ReactNode }) {
+  const session = await getServerSession(getAuthOptions());
+  if (!session) redirect('/login');
+  const account = await getSignedInAccount();
+  if (!account) redirect('/login?expired=1');
+  return (
+    <SignedInAccountProvider account={account}>
+      <TopBar account={account} />
+      {children}
+    </SignedInAccountProvider>
+  );
+}

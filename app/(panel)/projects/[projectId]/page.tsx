@@ -1,0 +1,5 @@
+import { ProjectOverview } from '@/components/projects/ProjectOverview';
+
+export default function ProjectOverviewPage() {
+  return <ProjectOverview />;
+}

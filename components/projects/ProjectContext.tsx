@@ -1,0 +1,69 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { createContext, useContext, type ReactNode } from 'react';
+import type { inferRouterOutputs } from '@trpc/server';
+import { roleAtLeast, type RequiredRole } from '@/server/auth/roles';
+import type { AppRouter } from '@/server/routers/_app';
+import { appErrorOf } from '../trpc/errors';
+import { useTRPC } from '../trpc/TrpcProvider';
+import { Alert } from '../ui/Alert';
+import { Button, ButtonLink } from '../ui/Button';
+import { EmptyState } from '../ui/EmptyState';
+import { Skeleton } from '../ui/Skeleton';
+
+export type Project = inferRouterOutputs<AppRouter>['projects']['get'];
+
+const ProjectContext = createContext<Project | null>(null);
+
+/** Loads the project named in the URL (id or slug) once for every page under it. */
+export function ProjectGate({ projectRef, children }: { projectRef: string; children: ReactNode }) {
+  const trpc = useTRPC();
+  const query = useQuery(trpc.projects.get.queryOptions({ projectId: projectRef }));
+
+  if (query.isPending) {
+    return (
+      <div className="page" aria-busy="true">
+        <Skeleton width={240} height={26} />
+        <Skeleton width={360} style={{ marginTop: 12 }} />
+        <Skeleton height={160} style={{ marginTop: 28 }} />
+      </div>
+    );
+  }
+  if (query.isError) {
+    const { code, message } = appErrorOf(query.error);
+    if (code === 'NOT_FOUND') {
+      return (
+        <div className="page">
+          <div className="card">
+            <EmptyState
+              icon="folder"
+              title="Project not found"
+              description="It does not exist, it was deleted, or you are not a member of it."
+              action={<ButtonLink href="/projects">Back to projects</ButtonLink>}
+            />
+          </div>
+        </div>
+      );
+    }
+    return (
+      <div className="page">
+        <Alert tone="danger" title="The project could not be loaded" action={<Button size="sm" onClick={() => query.refetch()}>Try again</Button>}>
+          {message}
+        </Alert>
+      </div>
+    );
+  }
+  return <ProjectContext.Provider value={query.data}>{children}</ProjectContext.Provider>;
+}
+
+export function useProject(): Project {
+  const project = useContext(ProjectContext);
+  if (!project) throw new Error('useProject must be used inside <ProjectGate>');
+  return project;
+}
+
+/** The server's own role order, so the panel hides exactly what the server would refuse. */
+export function hasRole(project: Project, least: RequiredRole): boolean {
+  return roleAtLeast(project.role, least);
+}

@@ -1,0 +1,84 @@
+import type { IconName } from '../ui/Icon';
+
+export interface ProjectArea {
+  /** Path segment under /projects/[projectId]; '' is the overview. */
+  segment: string;
+  label: string;
+  icon: IconName;
+}
+
+export const MANAGE_AREAS: readonly ProjectArea[] = [
+  { segment: '', label: 'Overview', icon: 'home' },
+  { segment: 'members', label: 'Members', icon: 'users' },
+  { segment: 'api-keys', label: 'API keys', icon: 'key' },
+  { segment: 'settings', label: 'Settings', icon: 'settings' },
+];
+
+export interface ResourceArea extends ProjectArea {
+  summary: string;
+  capabilities: readonly string[];
+}
+
+/** The resource areas of SPEC that the panel does not manage yet; each gets a page saying what it will hold. */
+export const RESOURCE_AREAS: readonly ResourceArea[] = [
+  {
+    segment: 'servers',
+    label: 'Servers',
+    icon: 'server',
+    summary: 'Dedicated machines billed to this project.',
+    capabilities: ['Create servers in the region and size you choose', 'Power on, off and restart', 'SSH keys written at first boot'],
+  },
+  {
+    segment: 'domains',
+    label: 'Domains',
+    icon: 'globe',
+    summary: 'Registered, transferred and external domains with their DNS.',
+    capabilities: ['Register or move in a domain', 'Verify ownership of an external domain', 'Manage DNS records'],
+  },
+  {
+    segment: 'redis',
+    label: 'Redis',
+    icon: 'bolt',
+    summary: 'Managed Redis databases with plans sized to your workload.',
+    capabilities: ['Choose a plan and persistence', 'Connection details and credentials', 'Live memory usage'],
+  },
+  {
+    segment: 'secrets',
+    label: 'Secrets',
+    icon: 'lock',
+    summary: 'Encrypted configuration per environment; values are shown once.',
+    capabilities: ['Versioned secrets with an audit trail', 'Plaintext variables per environment', 'Webhooks on platform events'],
+  },
+  {
+    segment: 'object-storage',
+    label: 'Object storage',
+    icon: 'bucket',
+    summary: 'S3-compatible buckets with tiers, CORS and a CDN.',
+    capabilities: ['Buckets in storage tiers', 'Access credentials per bucket', 'Public access and CDN'],
+  },
+  {
+    segment: 'container-registry',
+    label: 'Container registry',
+    icon: 'box',
+    summary: 'Private registries for your container images.',
+    capabilities: ['Repositories and tags', 'Retention rules', 'Public repositories with an egress cap'],
+  },
+  {
+    segment: 'hosting',
+    label: 'Hosting',
+    icon: 'cloud',
+    summary: 'PHP web hosting sites with domains, files and MySQL databases.',
+    capabilities: ['Sites with SFTP access', 'Domains and redirects with certificates', 'MySQL databases per site'],
+  },
+  {
+    segment: 'databases',
+    label: 'Databases',
+    icon: 'database',
+    summary: 'Shared PostgreSQL tenant databases with their own pool.',
+    capabilities: ['Isolated logical database and role', 'Connection pooling', 'Password rotation'],
+  },
+];
+
+export function projectPath(projectId: string, segment = ''): string {
+  return segment ? `/projects/${projectId}/${segment}` : `/projects/${projectId}`;
+}

@@ -1,0 +1,70 @@
+import { expect, newestMail, signIn, test } from './fixtures';
+
+test('reset a forgotten password through the emailed link', async ({ page, browser, account }) => {
+  await page.goto('/login');
+  await page.getByRole('link', { name: 'Forgot your password?' }).click();
+  await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByRole('button', { name: 'Send reset link' }).click();
+  await expect(page.getByText('Check your inbox')).toBeVisible();
+
+  const mail = await newestMail(browser, account.email);
+  expect(mail.subject).toBe('Reset your password');
+  const resetLink = mail.links.find((link) => link.includes('/reset-password/'));
+  expect(resetLink, mail.text).toBeTruthy();
+
+  const newPassword = `${account.password}-renewed`;
+  await page.goto(resetLink!);
+  await page.getByLabel('New password', { exact: true }).fill(newPassword);
+  await page.getByLabel('Confirm new password').fill(`${newPassword}-typo`);
+  await page.getByRole('button', { name: 'Set new password' }).click();
+  await expect(page.getByText('The passwords do not match')).toBeVisible();
+  await page.getByLabel('Confirm new password').fill(newPassword);
+  await page.getByRole('button', { name: 'Set new password' }).click();
+  await expect(page).toHaveURL(/\/login\?reset=1/);
+  await expect(page.getByText('Your password has been changed')).toBeVisible();
+
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText('The email or password is not correct.')).toBeVisible();
+
+  await signIn(page, { email: account.email, password: newPassword });
+  await expect(page).toHaveURL(/\/projects$/);
+
+  await page.goto(resetLink!);
+  await page.getByLabel('New password', { exact: true }).fill(`${newPassword}-again`);
+  await page.getByLabel('Confirm new password').fill(`${newPassword}-again`);
+  await page.getByRole('button', { name: 'Set new password' }).click();
+  await expect(page.getByText(/invalid, already used or expired/)).toBeVisible();
+});
+
+test('rename the account, change the password and stay signed in; sign out', async ({ page, account }) => {
+  await signIn(page, account);
+  await page.goto('/account');
+  await page.getByLabel('Name').fill('Ada King');
+  await page.getByRole('button', { name: 'Save name' }).click();
+  await expect(page.getByText('Your name is now Ada King')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Account menu for Ada King' })).toBeVisible();
+
+  await page.getByLabel('Current password').fill('not-the-password');
+  await page.getByLabel('New password', { exact: true }).fill('a-brand-new-password');
+  await page.getByLabel('Confirm new password').fill('a-brand-new-password');
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByText('The current password is not correct')).toBeVisible();
+
+  await page.getByLabel('Current password').fill(account.password);
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByText('Password changed.')).toBeVisible();
+  await page.goto('/projects');
+  await expect(page.getByRole('heading', { level: 1, name: 'Projects' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Account menu for Ada King' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await page.goto('/projects');
+  await expect(page).toHaveURL(/\/login/);
+
+  await signIn(page, { email: account.email, password: 'a-brand-new-password' });
+  await expect(page).toHaveURL(/\/projects$/);
+});

@@ -1,0 +1,99 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Locator, Page } from '@playwright/test';
+import { createAccountViaApi, createProject, expect, newAccount, newestMail, signIn, test } from './fixtures';
+
+const SCREENSHOT_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'screenshots');
+const VIEWPORTS = [
+  { label: 'desktop', width: 1280, height: 800 },
+  { label: 'phone', width: 390, height: 844 },
+] as const;
+
+/**
+ * Captures the page at every viewport once `ready` shows, so no screenshot catches a loading state.
+ * Open dialogs are captured as the viewport shows them: a full-page capture would scroll under the backdrop.
+ */
+async function capture(page: Page, name: string, ready: Locator, { fullPage = true } = {}): Promise<void> {
+  for (const viewport of VIEWPORTS) {
+    await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    await expect(ready).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${viewport.label}.png`), fullPage });
+  }
+  await page.setViewportSize({ width: VIEWPORTS[0].width, height: VIEWPORTS[0].height });
+}
+
+test('screenshots of the main pages at desktop and phone width', async ({ page, browser, request, account }) => {
+  test.setTimeout(240_000);
+
+  await page.goto('/login');
+  await capture(page, 'login', page.getByRole('button', { name: 'Sign in' }));
+  await page.goto('/signup');
+  await capture(page, 'signup', page.getByRole('button', { name: 'Create account' }));
+  await page.goto('/forgot-password');
+  await capture(page, 'forgot-password', page.getByRole('button', { name: 'Send reset link' }));
+
+  await signIn(page, account);
+  await capture(page, 'projects-empty', page.getByText('Create your first project'));
+  await page.goto('/projects/new');
+  await capture(page, 'project-new', page.getByLabel('Project name'));
+
+  const projectId = await createProject(page, 'Acme production');
+  await createProject(page, 'Marketing site');
+  await page.goto('/projects');
+  await capture(page, 'projects', page.getByRole('link', { name: 'Open project Acme production' }));
+
+  await page.goto(`/projects/${projectId}`);
+  await capture(page, 'project-overview', page.getByRole('list', { name: 'Charges per month' }));
+
+  await page.goto(`/projects/${projectId}/api-keys`);
+  await capture(page, 'api-keys-empty', page.getByText('No API keys yet'));
+  await page.getByRole('button', { name: 'Create API key' }).first().click();
+  const createDialog = page.getByRole('dialog', { name: 'Create an API key' });
+  await createDialog.getByLabel('Name').fill('GitHub Actions deploys');
+  await createDialog.getByRole('checkbox', { name: 'projects:read' }).check();
+  await createDialog.getByRole('checkbox', { name: 'servers:write' }).check();
+  await createDialog.getByRole('checkbox', { name: 'domains:read' }).check();
+  await capture(page, 'api-key-create', createDialog.getByRole('button', { name: 'Create key' }), { fullPage: false });
+  await createDialog.getByRole('button', { name: 'Create key' }).click();
+  await capture(page, 'api-key-secret', page.getByTestId('new-api-key'), { fullPage: false });
+  await page.getByRole('button', { name: 'I have copied it' }).click();
+  await capture(page, 'api-keys', page.getByRole('table', { name: 'API keys' }).getByText('GitHub Actions deploys'));
+
+  const teammate = newAccount('colleague', 'Margaret Hamilton');
+  await createAccountViaApi(request, teammate);
+  await page.goto(`/projects/${projectId}/members`);
+  await page.getByLabel('Email').fill(teammate.email);
+  await page.getByRole('button', { name: 'Send invitation' }).click();
+  await capture(page, 'members', page.getByRole('table', { name: 'Pending invitations' }).getByText(teammate.email));
+
+  await page.goto(`/projects/${projectId}/settings`);
+  await capture(page, 'project-settings', page.getByRole('button', { name: 'Delete project' }));
+  await page.getByRole('button', { name: 'Delete project' }).click();
+  await capture(page, 'project-delete-dialog', page.getByRole('alertdialog'), { fullPage: false });
+  await page.keyboard.press('Escape');
+
+  await page.goto(`/projects/${projectId}/servers`);
+  await capture(page, 'coming-soon', page.getByText('This area is coming soon'));
+  await page.goto('/account');
+  await capture(page, 'account', page.getByRole('button', { name: 'Change password' }));
+
+  const invitationLink = (await newestMail(browser, teammate.email)).links.find((l) => l.includes('/invitations/'))!;
+  await page.goto('/dev/mailbox');
+  await capture(page, 'dev-mailbox', page.getByTestId('mail-message').first());
+
+  const anonymous = await browser.newContext();
+  const anonymousPage = await anonymous.newPage();
+  await anonymousPage.goto(invitationLink);
+  await capture(anonymousPage, 'invitation-public', anonymousPage.getByRole('link', { name: 'Sign in to accept' }));
+  await anonymous.close();
+
+  const teammateContext = await browser.newContext();
+  const teammatePage = await teammateContext.newPage();
+  await signIn(teammatePage, teammate);
+  await teammatePage.goto('/invitations');
+  await capture(teammatePage, 'invitations', teammatePage.getByRole('button', { name: 'Accept' }));
+  await teammatePage.goto(new URL(invitationLink).pathname);
+  await capture(teammatePage, 'invitation-signed-in', teammatePage.getByRole('button', { name: 'Accept invitation' }));
+  await teammateContext.close();
+});
