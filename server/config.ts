@@ -7,6 +7,8 @@ const booleanFlag = z
   .enum(['true', 'false', '1', '0', ''])
   .transform((v) => v === 'true' || v === '1');
 
+const taxRatesSchema = z.record(z.string().regex(/^[A-Z]{2}$/), z.number().int().min(0).max(10_000));
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -27,11 +29,52 @@ const envSchema = z.object({
     .regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://')
     .optional(),
   MAIL_FROM: z.string().min(3).default('Cloud Panel <no-reply@localhost>'),
-  PAYMENTS_PROVIDER: z.enum(['local']).default('local'),
+  PAYMENTS_PROVIDER: z.enum(['local', 'stripe']).default('local'),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_/, 'STRIPE_SECRET_KEY must be a secret key (sk_…) or a restricted key (rk_…)')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  STRIPE_PUBLISHABLE_KEY: z
+    .string()
+    .regex(/^pk_(test|live)_/, 'STRIPE_PUBLISHABLE_KEY must be a publishable key (pk_…)')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_/, 'STRIPE_WEBHOOK_SECRET must be the signing secret of a webhook endpoint (whsec_…)')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** Where the SDK sends API calls instead of Stripe's own host: a loopback fake in tests. */
+  STRIPE_API_URL: z
+    .url({ protocol: /^https?$/, message: 'STRIPE_API_URL must be an http:// or https:// URL' })
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  BILLING_CURRENCY: z
+    .string()
+    .regex(/^[a-z]{3}$/, 'BILLING_CURRENCY must be a lower-case ISO 4217 code such as usd')
+    .default('usd'),
+  TAX_RATES: z
+    .string()
+    .default('{}')
+    .transform((raw, ctx) => {
+      try {
+        return taxRatesSchema.parse(JSON.parse(raw));
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'TAX_RATES must be JSON mapping country codes to basis points, e.g. {"DE":1900,"US":0}' });
+        return z.NEVER;
+      }
+    }),
+  DEV_MAILBOX: booleanFlag.default(false),
   TRUST_PROXY: booleanFlag.default(false),
   JOBS_IN_PROCESS: booleanFlag.default(true),
   INVITATION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(24 * 7),
   PASSWORD_RESET_TTL_MINUTES: z.coerce.number().int().min(5).max(24 * 60).default(60),
+}).superRefine((env, ctx) => {
+  if (env.PAYMENTS_PROVIDER !== 'stripe') return;
+  for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
+    if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: `${name} is required when PAYMENTS_PROVIDER=stripe` });
+  }
 });
 
 export type AppConfig = Omit<z.infer<typeof envSchema>, 'AUTH_SECRET' | 'APP_URL'> & {

@@ -1,4 +1,5 @@
-import { index, integer, pgEnum, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { projects } from './projects';
 
 /** Customers of the embedded payments ledger (the processor's customer object in local mode). */
@@ -37,4 +38,182 @@ export const projectCharges = pgTable(
     chargedAt: timestamp('charged_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [index('project_charges_project_time_idx').on(t.projectId, t.chargedAt)],
+);
+
+export const cardBehaviour = pgEnum('ledger_card_behaviour', ['succeed', 'decline', 'insufficient_funds', 'attach_then_decline']);
+
+/** Cards saved on a ledger customer, with the test-mode behaviour their number selects. */
+export const ledgerPaymentMethods = pgTable(
+  'ledger_payment_methods',
+  {
+    id: text('id').primaryKey(),
+    customerId: text('customer_id')
+      .notNull()
+      .references(() => ledgerCustomers.id),
+    brand: text('brand').notNull(),
+    last4: text('last4').notNull(),
+    expMonth: integer('exp_month').notNull(),
+    expYear: integer('exp_year').notNull(),
+    country: text('country'),
+    behaviour: cardBehaviour('behaviour').notNull(),
+    isDefault: boolean('is_default').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    detachedAt: timestamp('detached_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('ledger_payment_methods_customer_idx').on(t.customerId)],
+);
+
+/** Off-session charges of the ledger (the processor's payment intents); the idempotency key makes retries safe. */
+export const ledgerPaymentIntents = pgTable(
+  'ledger_payment_intents',
+  {
+    id: text('id').primaryKey(),
+    customerId: text('customer_id')
+      .notNull()
+      .references(() => ledgerCustomers.id),
+    paymentMethodId: text('payment_method_id').references(() => ledgerPaymentMethods.id),
+    amount: integer('amount').notNull(),
+    currency: text('currency').notNull(),
+    status: text('status', { enum: ['succeeded', 'failed'] }).notNull(),
+    declineCode: text('decline_code'),
+    description: text('description').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    amountRefunded: integer('amount_refunded').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('ledger_payment_intents_idempotency_key').on(t.idempotencyKey)],
+);
+
+export const ledgerRefunds = pgTable(
+  'ledger_refunds',
+  {
+    id: text('id').primaryKey(),
+    paymentIntentId: text('payment_intent_id')
+      .notNull()
+      .references(() => ledgerPaymentIntents.id),
+    amount: integer('amount').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('ledger_refunds_idempotency_key').on(t.idempotencyKey)],
+);
+
+/** A resource's subscription item: billed in full at every month's close until it ends. */
+export const billingItems = pgTable(
+  'billing_items',
+  {
+    id: text('id').primaryKey(),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    category: chargeCategory('category').notNull(),
+    resourceType: text('resource_type').notNull(),
+    resourceId: text('resource_id').notNull(),
+    description: text('description').notNull(),
+    monthly: integer('monthly').notNull(),
+    currency: text('currency').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    endedAt: timestamp('ended_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('billing_items_project_idx').on(t.projectId), index('billing_items_resource_idx').on(t.resourceType, t.resourceId)],
+);
+
+export const purchaseStatus = pgEnum('purchase_status', ['pending', 'completed', 'failed', 'refunded']);
+
+/**
+ * The durable record of one paid change (a creation or an upgrade), written before the card is
+ * charged: the charge's idempotency key derives from its id, and a purchase left pending by a crash
+ * is settled by the reconciliation job (attached to its resource, or refunded).
+ */
+export const purchases = pgTable(
+  'purchases',
+  {
+    id: text('id').primaryKey(),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['create', 'upgrade'] }).notNull(),
+    resourceType: text('resource_type').notNull(),
+    /** What is being bought, unique among pending purchases of a project (a name, or a resource id for upgrades). */
+    resourceKey: text('resource_key').notNull(),
+    category: chargeCategory('category').notNull(),
+    description: text('description').notNull(),
+    monthly: integer('monthly').notNull(),
+    subtotal: integer('subtotal').notNull(),
+    tax: integer('tax'),
+    creditApplied: integer('credit_applied').notNull(),
+    dueToday: integer('due_today').notNull(),
+    currency: text('currency').notNull(),
+    status: purchaseStatus('status').notNull().default('pending'),
+    processorChargeId: text('processor_charge_id'),
+    failureCode: text('failure_code'),
+    billingItemId: text('billing_item_id'),
+    createdByUserId: text('created_by_user_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    settledAt: timestamp('settled_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('purchases_pending_resource_key')
+      .on(t.projectId, t.resourceType, t.resourceKey)
+      .where(sql`${t.status} = 'pending'`),
+    index('purchases_status_idx').on(t.status, t.createdAt),
+  ],
+);
+
+/** The project's credit balance is the sum of its entries: credits are positive, uses negative. */
+export const creditEntries = pgTable(
+  'credit_entries',
+  {
+    id: text('id').primaryKey(),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    amount: integer('amount').notNull(),
+    reason: text('reason').notNull(),
+    purchaseId: text('purchase_id'),
+    invoiceId: text('invoice_id'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('credit_entries_project_idx').on(t.projectId)],
+);
+
+export const invoiceStatus = pgEnum('invoice_status', ['open', 'paid', 'failed']);
+
+/** The invoice of a month's close: every active item billed in full for the month that starts. */
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: text('id').primaryKey(),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    period: text('period').notNull(),
+    status: invoiceStatus('status').notNull().default('open'),
+    subtotal: integer('subtotal').notNull(),
+    tax: integer('tax'),
+    creditApplied: integer('credit_applied').notNull(),
+    total: integer('total').notNull(),
+    currency: text('currency').notNull(),
+    processorChargeId: text('processor_charge_id'),
+    failureCode: text('failure_code'),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    paidAt: timestamp('paid_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [uniqueIndex('invoices_project_period_key').on(t.projectId, t.period)],
+);
+
+export const invoiceLines = pgTable(
+  'invoice_lines',
+  {
+    id: text('id').primaryKey(),
+    invoiceId: text('invoice_id')
+      .notNull()
+      .references(() => invoices.id, { onDelete: 'cascade' }),
+    billingItemId: text('billing_item_id').notNull(),
+    category: chargeCategory('category').notNull(),
+    description: text('description').notNull(),
+    amount: integer('amount').notNull(),
+  },
+  (t) => [index('invoice_lines_invoice_idx').on(t.invoiceId)],
 );

@@ -3,3 +3,4 @@ export * from './projects';
 export * from './apiKeys';
 export * from './platform';
 export * from './billing';
+export * from './webhooks';

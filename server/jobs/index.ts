@@ -1,10 +1,11 @@
 import type PgBoss from 'pg-boss';
+import { billingJobs } from './billing';
 import { invitationJobs } from './invitations';
 import { maintenanceJobs } from './maintenance';
 import { startJobRunner, type JobDefinition, type JobRunner } from './runner';
 
 /** Every job of the app; later domains add theirs here. */
-export const JOBS: JobDefinition[] = [...maintenanceJobs, ...invitationJobs];
+export const JOBS: JobDefinition[] = [...maintenanceJobs, ...invitationJobs, ...billingJobs];
 
 const holder = globalThis as unknown as { __jobRunner?: Promise<JobRunner> };
 

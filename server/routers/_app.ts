@@ -1,5 +1,6 @@
 import { accountsRouter } from './accounts';
 import { apiKeysRouter } from './apiKeys';
+import { billingRouter } from './billing';
 import { invitationsRouter } from './invitations';
 import { membersRouter } from './members';
 import { projectsRouter } from './projects';
@@ -14,6 +15,7 @@ export const appRouter = router({
   apiKeys: apiKeysRouter,
   members: membersRouter,
   invitations: invitationsRouter,
+  billing: billingRouter,
 });
 
 export type AppRouter = typeof appRouter;

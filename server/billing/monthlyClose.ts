@@ -1,0 +1,149 @@
+import { and, eq, isNull, lt, ne, sql } from 'drizzle-orm';
+import { getDb } from '../../db';
+import { isUniqueViolation } from '../../db/errors';
+import { billingItems, creditEntries, invoiceLines, invoices, projects } from '../../db/schema';
+import { newId } from '../../db/schema/ids';
+import { getConfig } from '../config';
+import { AppError } from '../errors';
+import { emit } from '../events';
+import { getLogger } from '../logger';
+import { getPaymentsProvider } from '../providers/payments';
+import { creditBalance, loadPayer, taxRateFor } from './account';
+import { billingPeriodOf, monthKeyOf } from './period';
+import { taxOn } from './preview';
+import { recordCharge } from './purchases';
+
+type InvoiceRow = typeof invoices.$inferSelect;
+
+/**
+ * The close of the month that ends at `now`'s month start: every item active at that moment is
+ * billed in full for the month that begins. One invoice per project and month (a unique key), so
+ * running the close twice bills once.
+ */
+export async function closeMonthForAllProjects(now = new Date()): Promise<{ invoiced: number }> {
+  const db = await getDb();
+  const periodStart = billingPeriodOf(now).start;
+  const due = await db
+    .selectDistinct({ projectId: billingItems.projectId })
+    .from(billingItems)
+    .where(and(isNull(billingItems.endedAt), lt(billingItems.startedAt, periodStart)));
+  let invoiced = 0;
+  for (const { projectId } of due) {
+    try {
+      await closeMonthForProject(projectId, now);
+      invoiced += 1;
+    } catch (err) {
+      getLogger().error({ err, projectId }, 'monthly close failed for a project');
+    }
+  }
+  return { invoiced };
+}
+
+export async function closeMonthForProject(projectId: string, now = new Date()): Promise<InvoiceRow | null> {
+  const invoice = await openInvoice(projectId, now);
+  if (!invoice || invoice.status !== 'open') return invoice;
+  return collectInvoice(invoice, `invoice:${invoice.id}`);
+}
+
+/** Charges a failed invoice again with the biller's current default card; paying it unblocks the project. */
+export async function retryInvoice(projectId: string, invoiceId: string): Promise<InvoiceRow> {
+  const db = await getDb();
+  const [invoice] = await db.select().from(invoices).where(and(eq(invoices.id, invoiceId), eq(invoices.projectId, projectId)));
+  if (!invoice) throw new AppError('NOT_FOUND', 'Invoice not found');
+  if (invoice.status === 'paid') throw new AppError('CONFLICT', 'This invoice is already paid');
+  return collectInvoice(invoice, `invoice:${invoice.id}:attempt:${invoice.attempts + 1}`);
+}
+
+async function openInvoice(projectId: string, now: Date): Promise<InvoiceRow | null> {
+  const db = await getDb();
+  const period = monthKeyOf(now);
+  const periodStart = billingPeriodOf(now).start;
+  const [existing] = await db.select().from(invoices).where(and(eq(invoices.projectId, projectId), eq(invoices.period, period)));
+  if (existing) return existing;
+  const payer = await loadPayer(db, projectId);
+  try {
+    return await db.transaction(async (tx) => {
+      await tx.select({ id: projects.id }).from(projects).where(eq(projects.id, projectId)).for('update');
+      const items = await tx
+        .select()
+        .from(billingItems)
+        .where(and(eq(billingItems.projectId, projectId), isNull(billingItems.endedAt), lt(billingItems.startedAt, periodStart)));
+      if (items.length === 0) return null;
+      const subtotal = items.reduce((sum, item) => sum + item.monthly, 0);
+      const tax = taxOn(subtotal, taxRateFor(payer.defaultCard));
+      const gross = subtotal + (tax ?? 0);
+      const creditApplied = Math.min(Math.max(await creditBalance(tx, projectId), 0), gross);
+      const id = newId('in');
+      const [invoice] = await tx
+        .insert(invoices)
+        .values({ id, projectId, period, subtotal, tax, creditApplied, total: gross - creditApplied, currency: getConfig().BILLING_CURRENCY })
+        .returning();
+      await tx.insert(invoiceLines).values(
+        items.map((item) => ({ id: newId('il'), invoiceId: id, billingItemId: item.id, category: item.category, description: item.description, amount: item.monthly })),
+      );
+      if (creditApplied > 0) {
+        await tx.insert(creditEntries).values({ id: newId('cre'), projectId, amount: -creditApplied, reason: `Applied to invoice ${period}`, invoiceId: id });
+      }
+      return invoice!;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err, 'invoices_project_period_key')) {
+      const [raced] = await db.select().from(invoices).where(and(eq(invoices.projectId, projectId), eq(invoices.period, period)));
+      return raced ?? null;
+    }
+    throw err;
+  }
+}
+
+async function collectInvoice(invoice: InvoiceRow, idempotencyKey: string): Promise<InvoiceRow> {
+  const db = await getDb();
+  const payer = await loadPayer(db, invoice.projectId);
+  let outcome: { paid: true; chargeId: string | null } | { paid: false; failureCode: string };
+  if (invoice.total === 0) {
+    outcome = { paid: true, chargeId: null };
+  } else if (!payer.customerId || !payer.defaultCard) {
+    outcome = { paid: false, failureCode: 'no_payment_method' };
+  } else {
+    const charge = await getPaymentsProvider().chargeOffSession({
+      customerId: payer.customerId,
+      paymentMethodId: payer.defaultCard.id,
+      amount: invoice.total,
+      currency: invoice.currency,
+      description: `Invoice ${invoice.period}`,
+      idempotencyKey,
+    });
+    outcome = charge.status === 'succeeded' ? { paid: true, chargeId: charge.chargeId } : { paid: false, failureCode: charge.declineCode };
+  }
+  const now = new Date();
+  return db.transaction(async (tx) => {
+    if (outcome.paid) {
+      const [paid] = await tx
+        .update(invoices)
+        .set({ status: 'paid', paidAt: now, processorChargeId: outcome.chargeId, failureCode: null, attempts: sql`${invoices.attempts} + 1` })
+        .where(and(eq(invoices.id, invoice.id), ne(invoices.status, 'paid')))
+        .returning();
+      if (!paid) return invoice;
+      const lines = await tx.select().from(invoiceLines).where(eq(invoiceLines.invoiceId, invoice.id));
+      for (const line of lines) await recordCharge(tx, invoice.projectId, line.category, line.amount, line.description, now);
+      const [stillFailing] = await tx
+        .select({ id: invoices.id })
+        .from(invoices)
+        .where(and(eq(invoices.projectId, invoice.projectId), eq(invoices.status, 'failed')))
+        .limit(1);
+      if (!stillFailing) await tx.update(projects).set({ blockedAt: null, blockedReason: null }).where(eq(projects.id, invoice.projectId));
+      await emit(tx, invoice.projectId, 'invoice.paid', { invoiceId: invoice.id, period: invoice.period, amount: invoice.total, currency: invoice.currency });
+      return paid;
+    }
+    const [failed] = await tx
+      .update(invoices)
+      .set({ status: 'failed', failureCode: outcome.failureCode, attempts: sql`${invoices.attempts} + 1` })
+      .where(eq(invoices.id, invoice.id))
+      .returning();
+    await tx
+      .update(projects)
+      .set({ blockedAt: now, blockedReason: `Unpaid invoice for ${invoice.period}` })
+      .where(and(eq(projects.id, invoice.projectId), isNull(projects.blockedAt)));
+    await emit(tx, invoice.projectId, 'invoice.payment_failed', { invoiceId: invoice.id, period: invoice.period, amount: invoice.total, currency: invoice.currency, failureCode: outcome.failureCode });
+    return failed!;
+  });
+}

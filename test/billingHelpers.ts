@@ -1,0 +1,52 @@
+import { sql } from 'drizzle-orm';
+import { emit } from '../server/events';
+import type { CreationPurchase } from '../server/billing/purchases';
+import { api, type TestUser } from './helpers';
+import { queryRows } from './db';
+
+export const CARDS = {
+  ok: '4242 4242 4242 4242',
+  declined: '4000 0000 0000 0002',
+  insufficient: '4000 0000 0000 9995',
+  declinesOnCharge: '4000 0000 0000 0341',
+} as const;
+
+export async function addCard(user: TestUser, projectId: string, cardNumber: string, extra: Record<string, unknown> = {}) {
+  return api<{ id: string; brand: string; last4: string; isDefault: boolean }>('POST', `/v1/projects/${projectId}/billing/payment-methods`, {
+    cookie: user.cookie,
+    body: { cardNumber, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: '123', ...extra },
+  });
+}
+
+/**
+ * A stand-in paid resource for billing tests: its "row" is an event, written inside the purchase's
+ * transaction exactly as a real domain writes its resource row.
+ */
+export function widgetPurchase(projectId: string, actorUserId: string, name: string, monthly: number, now?: Date): CreationPurchase<{ widgetId: string }> {
+  return {
+    projectId,
+    actorUserId,
+    resourceType: 'widget',
+    resourceKey: name,
+    category: 'other',
+    description: `Widget ${name}`,
+    monthly,
+    now,
+    fulfil: async (tx) => {
+      const widgetId = await emit(tx, projectId, 'widget.created', { name });
+      return { resourceId: widgetId, result: { widgetId } };
+    },
+  };
+}
+
+/** Charges made on the ledger customer of one user (a project's biller), oldest first. */
+export async function ledgerIntents(userId: string) {
+  return queryRows<{ id: string; amount: number; status: string; amount_refunded: number; idempotency_key: string }>(
+    sql`select i.id, i.amount, i.status, i.amount_refunded, i.idempotency_key from ledger_payment_intents i
+        join users u on u.payment_customer_id = i.customer_id where u.id = ${userId} order by i.created_at, i.id`,
+  );
+}
+
+export async function widgetsOf(projectId: string) {
+  return queryRows<{ id: string }>(sql`select id from events where project_id = ${projectId} and type = 'widget.created'`);
+}
