@@ -111,6 +111,7 @@ async function collectInvoice(invoice: InvoiceRow, idempotencyKey: string): Prom
       currency: invoice.currency,
       description: `Invoice ${invoice.period}`,
       idempotencyKey,
+      projectId: invoice.projectId,
     });
     outcome = charge.status === 'succeeded' ? { paid: true, chargeId: charge.chargeId } : { paid: false, failureCode: charge.declineCode };
   }

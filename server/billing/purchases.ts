@@ -133,6 +133,7 @@ export async function endBillingItem(tx: Tx, projectId: string, resourceType: st
 
 export interface OpenedPurchase {
   purchaseId: string;
+  projectId: string;
   customerId: string;
   paymentMethodId: string;
   preview: Preview;
@@ -189,7 +190,7 @@ export async function openPurchase(
           purchaseId,
         });
       }
-      return { purchaseId, customerId: payer.customerId, paymentMethodId: payer.defaultCard.id, preview, description: request.description };
+      return { purchaseId, projectId: request.projectId, customerId: payer.customerId, paymentMethodId: payer.defaultCard.id, preview, description: request.description };
     });
   } catch (err) {
     if (isUniqueViolation(err, 'purchases_pending_resource_key')) {
@@ -211,6 +212,7 @@ export async function chargePurchase(opened: OpenedPurchase): Promise<string | n
       currency: opened.preview.currency,
       description: opened.description,
       idempotencyKey: chargeKey(opened.purchaseId),
+      projectId: opened.projectId,
     });
   } catch (err) {
     await abandonPurchase(opened.purchaseId, 'processor_unreachable');

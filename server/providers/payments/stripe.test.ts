@@ -144,7 +144,7 @@ describe('StripePayments against a Stripe wire-format fake', () => {
   it('charges a saved card off-session with the idempotency key', async () => {
     const { customerId, paymentMethodId } = await customerWithCard();
     const idempotencyKey = uniqueKey('charge');
-    const outcome = await payments.chargeOffSession({ customerId, paymentMethodId, amount: 1234, currency: 'usd', description: 'Server s-1', idempotencyKey });
+    const outcome = await payments.chargeOffSession({ customerId, paymentMethodId, amount: 1234, currency: 'usd', description: 'Server s-1', idempotencyKey, projectId: 'prj_test' });
     expect(outcome).toEqual({ status: 'succeeded', chargeId: expect.stringMatching(/^pi_/) });
 
     const request = fake.requests.find((r) => r.path === '/v1/payment_intents' && r.headers['idempotency-key'] === idempotencyKey);
@@ -157,19 +157,19 @@ describe('StripePayments against a Stripe wire-format fake', () => {
       off_session: 'true',
       confirm: 'true',
       description: 'Server s-1',
-      metadata: { idempotency_key: idempotencyKey },
+      metadata: { idempotency_key: idempotencyKey, project_id: 'prj_test' },
     });
   });
 
   it('turns a decline into a failed outcome carrying the decline code', async () => {
     const { customerId, paymentMethodId } = await customerWithCard('pm_card_chargeCustomerFail');
-    const outcome = await payments.chargeOffSession({ customerId, paymentMethodId, amount: 500, currency: 'usd', description: 'Redis r-1', idempotencyKey: uniqueKey('charge') });
+    const outcome = await payments.chargeOffSession({ customerId, paymentMethodId, amount: 500, currency: 'usd', description: 'Redis r-1', idempotencyKey: uniqueKey('charge'), projectId: 'prj_test' });
     expect(outcome).toEqual({ status: 'failed', chargeId: expect.stringMatching(/^pi_/), declineCode: 'generic_decline', message: 'Your card was declined.' });
   });
 
   it('charges once when a charge is retried with the same idempotency key', async () => {
     const { customerId, paymentMethodId } = await customerWithCard();
-    const input = { customerId, paymentMethodId, amount: 900, currency: 'usd', description: 'Volume v-1', idempotencyKey: uniqueKey('charge') };
+    const input = { customerId, paymentMethodId, amount: 900, currency: 'usd', description: 'Volume v-1', idempotencyKey: uniqueKey('charge'), projectId: 'prj_test' };
     const first = await payments.chargeOffSession(input);
     const retry = await payments.chargeOffSession(input);
     expect(retry).toEqual(first);
@@ -184,7 +184,7 @@ describe('StripePayments against a Stripe wire-format fake', () => {
   it('finds a charge by its idempotency key, and null when there is none', async () => {
     const { customerId, paymentMethodId } = await customerWithCard();
     const idempotencyKey = uniqueKey('charge');
-    const outcome = await payments.chargeOffSession({ customerId, paymentMethodId, amount: 700, currency: 'usd', description: 'x', idempotencyKey });
+    const outcome = await payments.chargeOffSession({ customerId, paymentMethodId, amount: 700, currency: 'usd', description: 'x', idempotencyKey, projectId: 'prj_test' });
     expect(outcome.status).toBe('succeeded');
 
     expect(await payments.findCharge(idempotencyKey)).toEqual({ chargeId: outcome.chargeId, status: 'succeeded', amount: 700, amountRefunded: 0 });
@@ -194,14 +194,14 @@ describe('StripePayments against a Stripe wire-format fake', () => {
 
     const declined = await customerWithCard('pm_card_chargeCustomerFail');
     const declineKey = uniqueKey('charge');
-    await payments.chargeOffSession({ ...declined, amount: 300, currency: 'usd', description: 'y', idempotencyKey: declineKey });
+    await payments.chargeOffSession({ ...declined, amount: 300, currency: 'usd', description: 'y', idempotencyKey: declineKey, projectId: 'prj_test' });
     expect(await payments.findCharge(declineKey)).toMatchObject({ status: 'failed', amount: 300, amountRefunded: 0 });
   });
 
   it('refunds with the idempotency key, once per key, and findCharge shows the refunded amount', async () => {
     const { customerId, paymentMethodId } = await customerWithCard();
     const chargeKey = uniqueKey('charge');
-    const outcome = await payments.chargeOffSession({ customerId, paymentMethodId, amount: 1000, currency: 'usd', description: 'z', idempotencyKey: chargeKey });
+    const outcome = await payments.chargeOffSession({ customerId, paymentMethodId, amount: 1000, currency: 'usd', description: 'z', idempotencyKey: chargeKey, projectId: 'prj_test' });
     if (outcome.status !== 'succeeded') throw new Error('expected a successful charge');
 
     const refundKey = uniqueKey('refund');

@@ -128,7 +128,7 @@ export class StripePayments implements PaymentsProvider {
           confirm: true,
           description: input.description,
           // Stored on the intent so findCharge can recover it after a crash lost our copy of its id.
-          metadata: { idempotency_key: input.idempotencyKey },
+          metadata: { idempotency_key: input.idempotencyKey, project_id: input.projectId },
         },
         { idempotencyKey: input.idempotencyKey },
       );

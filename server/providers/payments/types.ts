@@ -32,6 +32,8 @@ export interface OffSessionChargeInput {
   description: string;
   /** Derived from the durable row the charge pays for: a retry after a crash charges once. */
   idempotencyKey: string;
+  /** The project the charge is for, so processor events about it can be traced back. */
+  projectId: string;
 }
 
 export type ChargeOutcome =
