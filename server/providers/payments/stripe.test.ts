@@ -230,7 +230,7 @@ describe('StripePayments against a Stripe wire-format fake', () => {
     const unreachable = new StripePayments({ secretKey: fake.secretKey, apiUrl: `http://127.0.0.1:${port}`, maxNetworkRetries: 0 });
 
     const charge = await caught(
-      unreachable.chargeOffSession({ customerId: 'cus_x', paymentMethodId: 'pm_x', amount: 100, currency: 'usd', description: 'x', idempotencyKey: uniqueKey('charge') }),
+      unreachable.chargeOffSession({ customerId: 'cus_x', paymentMethodId: 'pm_x', amount: 100, currency: 'usd', description: 'x', idempotencyKey: uniqueKey('charge'), projectId: 'prj_test' }),
     );
     expect(charge.code).toBe('UPSTREAM_ERROR');
     expect(charge.message).toBe('The payment processor could not be reached');
