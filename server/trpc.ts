@@ -19,6 +19,8 @@ export interface ProcedureMeta extends OpenApiMeta {
   hideForbiddenAsNotFound?: boolean;
   /** HTTP status of a successful REST call: 201 for creations, 204 for empty answers. */
   successStatus?: 200 | 201 | 204;
+  /** Cache-Control of a successful REST answer, for responses identical for every caller (the catalogue). */
+  cacheControl?: string;
 }
 
 const t = initTRPC

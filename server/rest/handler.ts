@@ -1,10 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
-import { createRequestContext, INTERNAL_HEADERS, type RequestContext } from '../context';
+import { callTRPCProcedure, type TRPCProcedureType } from '@trpc/server';
+import {
+  coerceSchema,
+  forEachOpenApiProcedure,
+  getInputOutputParsers,
+  getPathRegExp,
+  instanceofZodTypeLikeVoid,
+  instanceofZodTypeObject,
+  instanceofZodTypeOptional,
+  normalizePath,
+  unwrapZodType,
+} from 'trpc-to-openapi';
+import { ZodArray, type ZodObject } from 'zod/v4';
+import { createRequestContext, INTERNAL_HEADERS, type HeaderSource, type RequestContext } from '../context';
 import { AppError, toAppError } from '../errors';
 import { getLogger } from '../logger';
 import { appRouter } from '../routers/_app';
+import type { ProcedureMeta } from '../trpc';
 import { getOpenApiDocumentJson } from './openapi';
 import { buildRouteTable, findRoutes } from './routeTable';
 
@@ -15,8 +28,8 @@ export interface RestRequest {
   method: string;
   /** Path and query, starting with /v1. */
   url: string;
-  /** Lower-case header names. */
-  headers: Record<string, string | undefined>;
+  /** Lower-case header names; repeated headers may come as arrays (Node's IncomingMessage). */
+  headers: Record<string, string | string[] | undefined>;
   body: string | undefined;
 }
 
@@ -29,36 +42,69 @@ export interface RestResponse {
 const routes = buildRouteTable(appRouter);
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
-const openApiHandler = createOpenApiNodeHttpHandler({
-  router: appRouter,
-  createContext: ({ req }) => {
-    const fake = req as unknown as FakeRequest;
-    return fake.context;
-  },
-  responseMeta: ({ errors, paths }) => {
-    if (errors.length > 0) {
-      const app = toAppError(errors[0]);
-      return { status: app.status, headers: app.headers };
-    }
-    const route = routes.find((r) => r.procedurePath === paths?.[0]);
-    return { status: route?.meta.successStatus ?? 200 };
-  },
-  onError: ({ error, ctx }) => {
-    const app = toAppError(error);
-    if (app.status >= 500) {
-      const log = (ctx as RequestContext | undefined)?.log ?? getLogger();
-      log.error({ err: app.cause ?? error, code: app.code }, 'request failed');
-    }
-  },
-});
+/**
+ * What calling one REST operation takes, worked out once at start. The request semantics stay
+ * trpc-to-openapi's (its path matching, input assembly and query coercion, through its own
+ * helpers), but not its Node adapter: per request, that one builds a fetch Request (with Headers
+ * and an AbortSignal nobody reads here), a caller proxy and the input parsers again, and its error
+ * answers reached the envelope only through a JSON round trip.
+ */
+interface Operation {
+  method: string;
+  pattern: RegExp;
+  procedurePath: string;
+  type: TRPCProcedureType;
+  successStatus: number;
+  /** From meta: set on successful answers that are the same for every caller. */
+  cacheControl: string | undefined;
+  /** False for z.void()-like inputs: the procedure then gets no input at all. */
+  takesInput: boolean;
+  /**
+   * Object inputs get trpc-to-openapi's coercion (numbers, booleans, dates from strings). It
+   * mutates the shared schema, so like trpc-to-openapi it happens on the operation's first call.
+   */
+  objectSchema: ZodObject | undefined;
+  coerced: boolean;
+  /** Keys of array fields: one query value is wrapped into an array, as trpc-to-openapi does. */
+  arrayKeys: string[];
+}
+
+const operations = buildOperations();
+
+function buildOperations(): Operation[] {
+  const out: Operation[] = [];
+  forEachOpenApiProcedure(appRouter._def.procedures as never, ({ path, type, procedure, meta }) => {
+    if (type === 'subscription') return;
+    const schema = unwrapZodType(getInputOutputParsers(procedure).inputParser, true);
+    const objectSchema = instanceofZodTypeObject(schema) ? (schema as unknown as ZodObject) : undefined;
+    const arrayKeys = objectSchema
+      ? Object.entries(objectSchema.shape)
+          .filter(([, field]) => field instanceof ZodArray || (instanceofZodTypeOptional(field) && field.unwrap() instanceof ZodArray))
+          .map(([key]) => key)
+      : [];
+    out.push({
+      method: meta.openapi.method,
+      pattern: getPathRegExp(normalizePath(meta.openapi.path)),
+      procedurePath: path,
+      type,
+      successStatus: (meta as ProcedureMeta).successStatus ?? 200,
+      cacheControl: (meta as ProcedureMeta).cacheControl,
+      takesInput: !instanceofZodTypeLikeVoid(schema),
+      objectSchema,
+      coerced: false,
+      arrayKeys,
+    });
+  });
+  return out;
+}
 
 /**
- * The /v1 bridge: routes to the trpc-to-openapi handler and wraps every answer, success or
+ * The /v1 bridge: calls the operation's tRPC procedure and wraps every answer, success or
  * failure, in the envelope. Unknown paths, wrong methods and bodies that are not JSON are answered
  * here with the same envelope.
  */
 export async function handleRestRequest(request: RestRequest): Promise<RestResponse> {
-  const requestId = request.headers[INTERNAL_HEADERS.requestId] ?? randomUUID();
+  const requestId = header(request.headers, INTERNAL_HEADERS.requestId) ?? randomUUID();
   const baseHeaders = { 'x-request-id': requestId };
   const queryStart = request.url.indexOf('?');
   const fullPath = queryStart === -1 ? request.url : request.url.slice(0, queryStart);
@@ -82,12 +128,8 @@ export async function handleRestRequest(request: RestRequest): Promise<RestRespo
       });
     }
     const body = parseBody(method, request);
-    const headers: Record<string, string | undefined> = { ...request.headers, [INTERNAL_HEADERS.requestId]: requestId };
-    if (BODY_METHODS.has(method)) headers['content-type'] = 'application/json';
-    const context = await createRequestContext(headerSource(headers), method, 'rest');
-    const url = request.url.slice(REST_PREFIX.length);
-    const result = await invoke({ method, url, headers, body, context });
-    return wrap(result, baseHeaders);
+    const context = await createRequestContext(headerSource(request.headers, requestId, method), method, 'rest');
+    return await invoke(method, request.url.slice(REST_PREFIX.length), body, context, baseHeaders);
   } catch (err) {
     const app = toAppError(err);
     if (app.status >= 500) getLogger().error({ err, reqId: requestId }, 'request failed');
@@ -119,9 +161,7 @@ export async function handleV1Node(req: IncomingMessage, res: ServerResponse): P
     req.resume();
     return;
   }
-  const headers: Record<string, string | undefined> = {};
-  for (const [key, value] of Object.entries(req.headers)) headers[key] = Array.isArray(value) ? value.join(', ') : value;
-  const result = await handleRestRequest({ method: req.method ?? 'GET', url: req.url ?? '/', headers, body });
+  const result = await handleRestRequest({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body });
   res.writeHead(result.status, result.headers);
   res.end(result.body ?? undefined);
 }
@@ -130,7 +170,7 @@ function parseBody(method: string, request: RestRequest): unknown {
   if (!BODY_METHODS.has(method)) return undefined;
   const text = request.body;
   if (text === undefined || text.trim() === '') return undefined;
-  const contentType = request.headers['content-type'] ?? '';
+  const contentType = header(request.headers, 'content-type') ?? '';
   if (!/^application\/([a-z.+-]*\+)?json\b/i.test(contentType)) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Request body must be JSON (Content-Type: application/json)');
   }
@@ -163,92 +203,74 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
   });
 }
 
-interface FakeRequest {
-  method: string;
-  url: string;
-  headers: Record<string, string | undefined>;
-  body: unknown;
-  context: RequestContext;
-  readableEnded: boolean;
-  once(): void;
-  off(): void;
-}
-
-interface Captured {
-  status: number;
-  headers: Record<string, string>;
-  body: string | undefined;
-}
-
-/** Runs the trpc-to-openapi handler against in-memory request and response objects. */
-function invoke(input: {
-  method: string;
-  url: string;
-  headers: Record<string, string | undefined>;
-  body: unknown;
-  context: RequestContext;
-}): Promise<Captured> {
-  return new Promise((resolve, reject) => {
-    const captured: Captured = { status: 200, headers: {}, body: undefined };
-    const req: FakeRequest = {
-      method: input.method,
-      url: input.url,
-      headers: input.headers,
-      body: input.body,
-      context: input.context,
-      readableEnded: true,
-      once() {},
-      off() {},
-    };
-    const res = {
-      writableEnded: false,
-      get statusCode() {
-        return captured.status;
-      },
-      set statusCode(code: number) {
-        captured.status = code;
-      },
-      setHeader(key: string, value: string | string[]) {
-        captured.headers[key.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-      },
-      end(body?: string) {
-        res.writableEnded = true;
-        captured.body = body;
-        resolve(captured);
-      },
-      once() {},
-      off() {},
-    };
-    openApiHandler(req as never, res as never).catch(reject);
-  });
-}
-
-function wrap(result: Captured, baseHeaders: Record<string, string>): RestResponse {
-  const headers = { ...result.headers, ...baseHeaders };
-  if (result.status >= 400) {
-    const app = appErrorFromBody(result.body, result.status);
-    return errorResponse(app, { ...baseHeaders, ...pick(result.headers, ['retry-after', 'allow']), ...app.headers });
-  }
-  if (result.status === 204 || result.body === undefined) {
-    delete headers['content-type'];
-    return { status: result.status === 200 ? 204 : result.status, headers, body: null };
-  }
-  // The procedure's JSON is spliced in as text: parsing it again only to wrap it would cost CPU.
-  headers['content-type'] = 'application/json';
-  return { status: result.status, headers, body: `{"success":true,"data":${result.body}}` };
-}
-
-function appErrorFromBody(body: string | undefined, status: number): AppError {
-  try {
-    const parsed = JSON.parse(body ?? '{}') as { data?: { appError?: { code?: string; message?: string; docsUrl?: string; headers?: Record<string, string> } } };
-    const info = parsed.data?.appError;
-    if (info?.code && info.message) {
-      return new AppError(info.code as AppError['code'], info.message, { docsUrl: info.docsUrl, headers: info.headers });
+/** Calls the operation's procedure and wraps its answer, or its error, in the envelope. */
+async function invoke(
+  method: string,
+  pathAndQuery: string,
+  body: unknown,
+  context: RequestContext,
+  baseHeaders: Record<string, string>,
+): Promise<RestResponse> {
+  // Parsed exactly as trpc-to-openapi does (a path starting with // stays a path).
+  const url = new URL(`http://127.0.0.1${pathAndQuery}`);
+  const path = normalizePath(url.pathname);
+  const operation = operations.find((op) => op.method === method && op.pattern.test(path));
+  if (!operation) throw new AppError('NOT_FOUND', 'Resource not found');
+  const useBody = BODY_METHODS.has(method);
+  let input: Record<string, unknown> | undefined;
+  if (operation.takesInput) {
+    input = { ...((useBody ? body : queryInput(url)) as object), ...operation.pattern.exec(path)?.groups };
+    if (!useBody) {
+      for (const key of operation.arrayKeys) {
+        if (input[key] !== undefined && !Array.isArray(input[key])) input[key] = [input[key]];
+      }
     }
-  } catch {
-    // fall through to a generic error of the same status class
   }
-  return status >= 500 ? new AppError('INTERNAL_ERROR', 'Internal server error') : new AppError('BAD_REQUEST', 'Bad request');
+  if (operation.objectSchema && !operation.coerced) {
+    coerceSchema(operation.objectSchema);
+    operation.coerced = true;
+  }
+
+  let data: unknown;
+  try {
+    data = await callTRPCProcedure({
+      router: appRouter,
+      path: operation.procedurePath,
+      getRawInput: async () => input,
+      ctx: context,
+      type: operation.type,
+      signal: undefined,
+      batchIndex: 0,
+    });
+  } catch (err) {
+    const app = toAppError(err);
+    if (app.status >= 500) context.log.error({ err: app.cause ?? err, code: app.code }, 'request failed');
+    return errorResponse(app, baseHeaders);
+  }
+  const json = JSON.stringify(data);
+  if (operation.successStatus === 204 || json === undefined) {
+    return { status: operation.successStatus === 200 ? 204 : operation.successStatus, headers: baseHeaders, body: null };
+  }
+  // The procedure's JSON is spliced in as text: building an object only to serialise it again costs CPU.
+  return {
+    status: operation.successStatus,
+    headers: operation.cacheControl
+      ? { 'content-type': 'application/json', 'cache-control': operation.cacheControl, ...baseHeaders }
+      : { 'content-type': 'application/json', ...baseHeaders },
+    body: `{"success":true,"data":${json}}`,
+  };
+}
+
+/** Query parameters as trpc-to-openapi reads them: a repeated name gives an array, a single one a string. */
+function queryInput(url: URL): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  if (!url.search) return query;
+  const seen: Record<string, string[]> = {};
+  url.searchParams.forEach((value, key) => {
+    (seen[key] ??= []).push(value);
+  });
+  for (const [key, values] of Object.entries(seen)) query[key] = values.length === 1 ? values[0]! : values;
+  return query;
 }
 
 export function errorResponse(app: AppError, baseHeaders: Record<string, string>): RestResponse {
@@ -261,12 +283,23 @@ export function errorResponse(app: AppError, baseHeaders: Record<string, string>
   };
 }
 
-function pick(source: Record<string, string>, keys: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const key of keys) if (source[key] !== undefined) out[key] = source[key];
-  return out;
+function header(headers: RestRequest['headers'], name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
-function headerSource(headers: Record<string, string | undefined>) {
-  return { get: (name: string) => headers[name.toLowerCase()] ?? null };
+/**
+ * The request's headers as the context reads them: the request id is the one the bridge answers
+ * with, and a body method's content type reads as JSON (parseBody has refused anything else).
+ */
+function headerSource(headers: RestRequest['headers'], requestId: string, method: string): HeaderSource {
+  const jsonBody = BODY_METHODS.has(method);
+  return {
+    get(name: string) {
+      const key = name.toLowerCase();
+      if (key === INTERNAL_HEADERS.requestId) return requestId;
+      if (jsonBody && key === 'content-type') return 'application/json';
+      return header(headers, key) ?? null;
+    },
+  };
 }

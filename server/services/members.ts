@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import { getDb, type DbOrTx, type Tx } from '../../db';
 import { apiKeys, memberships, projects, users } from '../../db/schema';
 import { roleAtLeast, type ProjectRole } from '../auth/roles';
@@ -19,14 +19,8 @@ registerResourceCounter({
   counter: 'members',
   label: 'member',
   blocksProjectDeletion: false,
-  async count(db, projectIds) {
-    const rows = await db
-      .select({ projectId: memberships.projectId, n: count() })
-      .from(memberships)
-      .where(inArray(memberships.projectId, projectIds))
-      .groupBy(memberships.projectId);
-    return new Map(rows.map((r) => [r.projectId, r.n]));
-  },
+  table: memberships,
+  projectIdColumn: memberships.projectId,
 });
 
 /** Members of the project: owners first, then in the order they joined. */

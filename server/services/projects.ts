@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
-import { getDb, type DbOrTx } from '../../db';
+import { getDb, type Db, type DbOrTx } from '../../db';
 import { isUniqueViolation } from '../../db/errors';
 import { memberships, projectCharges, projects } from '../../db/schema';
 import { newId } from '../../db/schema/ids';
@@ -40,10 +40,27 @@ export async function listProjects(userId: string, onlyProjectId?: string): Prom
 
 export async function getProject(projectId: string, role: ProjectRole): Promise<ProjectView> {
   const db = await getDb();
-  const [row] = await db.select().from(projects).where(eq(projects.id, projectId)).limit(1);
+  // The caller has just resolved the project, so the counts are almost never wasted; running both
+  // at once saves a round trip on the most frequent read of the API.
+  const [[row], counts] = await Promise.all([projectById(db).execute({ id: projectId }), countProjectResources(db, [projectId])]);
   if (!row) throw new AppError('NOT_FOUND', 'Project not found');
-  const counts = await countProjectResources(db, [projectId]);
   return toView(row, role, counts.get(projectId));
+}
+
+// Prepared once per database handle, like the other lookups on the request path.
+const preparedProjectById = new WeakMap<Db, ReturnType<typeof buildProjectById>>();
+
+function projectById(db: Db) {
+  let prepared = preparedProjectById.get(db);
+  if (!prepared) {
+    prepared = buildProjectById(db);
+    preparedProjectById.set(db, prepared);
+  }
+  return prepared;
+}
+
+function buildProjectById(db: Db) {
+  return db.select().from(projects).where(eq(projects.id, sql.placeholder('id'))).limit(1).prepare('project_by_id');
 }
 
 /** Creates the project and its owner membership in one transaction. */

@@ -1,4 +1,5 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { events } from '../../db/schema';
 import { describe, expect, it } from 'vitest';
 import { registerResourceCounter } from '../../server/resources/registry';
 import { PROJECT_COUNTERS } from '../../server/resources/registry';
@@ -159,18 +160,25 @@ describe('DELETE /v1/projects/{projectId}', () => {
   it('refuses with 409 CONFLICT listing what remains', async () => {
     const owner = await createUser();
     const { projectId } = await createProject(owner);
+    // A domain counter as the domains issue will register it, over rows this test can write.
     registerResourceCounter({
-      counter: 'servers',
-      label: 'server',
+      counter: 'domains',
+      label: 'domain',
       blocksProjectDeletion: true,
-      count: async (_db, ids) => new Map(ids.filter((id) => id === projectId).map((id) => [id, 2])),
+      table: events,
+      projectIdColumn: events.projectId,
+      live: eq(events.type, 'test.domain'),
     });
+    for (const n of [1, 2]) {
+      await queryRows(sql`insert into events (id, project_id, type, payload) values (${`evt_test_domain_${n}_${projectId}`}, ${projectId}, 'test.domain', '{}')`);
+    }
     const before = await databaseFingerprint();
     const res = await api('DELETE', `/v1/projects/${projectId}`, { cookie: owner.cookie });
     expectError(res, 409, 'CONFLICT');
-    expect(res.body && !res.body.success && res.body.error.message).toContain('2 servers');
+    expect(res.body && !res.body.success && res.body.error.message).toContain('2 domains');
     expect(await databaseFingerprint()).toEqual(before);
-    expect((await api<Project>('GET', `/v1/projects/${projectId}`, { cookie: owner.cookie })).data._count.servers).toBe(2);
+    expect((await api<Project>('GET', `/v1/projects/${projectId}`, { cookie: owner.cookie })).data._count.domains).toBe(2);
+    expect((await api<Project[]>('GET', '/v1/projects', { cookie: owner.cookie })).data.find((p) => p.id === projectId)?._count.domains).toBe(2);
   });
 });
 
