@@ -80,6 +80,9 @@ function startServer(port: number, baseUrl: string, dataDir: string, databaseUrl
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl ?? '',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    // Simulated servers boot and apply power actions in seconds, so journeys can watch them settle.
+    INFRA_SIM_PROVISION_SECONDS: '2',
+    INFRA_SIM_ACTION_SECONDS: '2',
   };
   // The suite reads mail from the dev mailbox, which only exists without SMTP.
   delete env.SMTP_URL;

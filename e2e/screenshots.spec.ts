@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from '@playwright/test';
 import { createAccountViaApi, createProject, expect, newAccount, newestMail, signIn, test } from './fixtures';
+import { addSshKeyViaApi, addTestCard, createServerViaApi, newEd25519PublicKey, serverActionViaApi, waitForServerStatus } from './serverFixtures';
 
 const SCREENSHOT_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'screenshots');
 const VIEWPORTS = [
@@ -23,8 +24,31 @@ async function capture(page: Page, name: string, ready: Locator, { fullPage = tr
   await page.setViewportSize({ width: VIEWPORTS[0].width, height: VIEWPORTS[0].height });
 }
 
+/**
+ * The servers list with one server PROVISIONING next to RUNNING ones. Simulated power actions
+ * settle in seconds, so each capture reboots the server first and is retried if the reboot had
+ * settled before the screenshot was taken (the badge is checked again after it).
+ */
+async function captureServersWhileOneProvisions(page: Page, projectId: string, name: string): Promise<void> {
+  for (const viewport of VIEWPORTS) {
+    await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    await expect(async () => {
+      const server = await waitForServerStatus(page, projectId, name, 'RUNNING');
+      await serverActionViaApi(page, projectId, server.id, 'reboot');
+      await page.goto(`/projects/${projectId}/servers`);
+      const row = page.getByRole('table', { name: 'Servers' }).getByRole('row', { name: new RegExp(name) });
+      await expect(row).toContainText('Provisioning', { timeout: 3000 });
+      await expect(row).toContainText('Frankfurt 1', { timeout: 1000 });
+      await expect(page.getByRole('table', { name: 'Servers' })).toContainText('Running', { timeout: 1000 });
+      await page.screenshot({ path: path.join(SCREENSHOT_DIR, `servers-${viewport.label}.png`), fullPage: true });
+      await expect(row).toContainText('Provisioning', { timeout: 100 });
+    }).toPass({ timeout: 60_000 });
+  }
+  await page.setViewportSize({ width: VIEWPORTS[0].width, height: VIEWPORTS[0].height });
+}
+
 test('screenshots of the main pages at desktop and phone width', async ({ page, browser, request, account }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(300_000);
 
   await page.goto('/login');
   await capture(page, 'login', page.getByRole('button', { name: 'Sign in' }));
@@ -73,8 +97,41 @@ test('screenshots of the main pages at desktop and phone width', async ({ page, 
   await capture(page, 'project-delete-dialog', page.getByRole('alertdialog'), { fullPage: false });
   await page.keyboard.press('Escape');
 
-  await page.goto(`/projects/${projectId}/servers`);
+  await page.goto(`/projects/${projectId}/domains`);
   await capture(page, 'coming-soon', page.getByText('This area is coming soon'));
+
+  await addTestCard(page, projectId);
+  const keyId = await addSshKeyViaApi(page, projectId, 'Ada’s laptop', newEd25519PublicKey('ada@laptop').line);
+  await page.goto(`/projects/${projectId}/ssh-keys`);
+  const addKeyForm = page.getByRole('form', { name: 'Add an SSH key' });
+  await addKeyForm.getByLabel('Name').fill('CI deploys');
+  await addKeyForm.getByLabel('Public key').fill(newEd25519PublicKey('ci@github').line);
+  await capture(page, 'ssh-keys', addKeyForm.getByTestId('key-fingerprint-preview'));
+  await page.getByRole('button', { name: 'Generate key pair' }).first().click();
+  await page.getByRole('dialog', { name: 'Generate an SSH key pair' }).getByLabel('Name').fill('Deploy bot');
+  await page.getByRole('dialog', { name: 'Generate an SSH key pair' }).getByRole('button', { name: 'Generate key pair' }).click();
+  await capture(page, 'ssh-key-generated', page.getByTestId('generated-private-key'), { fullPage: false });
+  await page.getByRole('button', { name: 'I have saved it' }).click();
+
+  await createServerViaApi(page, projectId, { name: 'web-1', region: 'ams3', slug: 's-2vcpu-4gb', sshKeyIds: [keyId] });
+  await createServerViaApi(page, projectId, { name: 'worker-1', region: 'fra1', slug: 's-1vcpu-2gb', sshKeyIds: [keyId] });
+  await page.goto(`/projects/${projectId}/servers/new`);
+  await page.getByRole('radio', { name: /Amsterdam 3/ }).check();
+  await page.getByRole('radio', { name: /s-2vcpu-4gb/ }).check();
+  await page.getByRole('checkbox', { name: /laptop/ }).check();
+  await page.getByLabel('Server name').fill('web-2');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await capture(page, 'server-create', page.getByRole('region', { name: 'Price preview' }).getByTestId('preview-due-today'));
+
+  const web1 = await waitForServerStatus(page, projectId, 'web-1', 'RUNNING');
+  await captureServersWhileOneProvisions(page, projectId, 'worker-1');
+
+  await page.goto(`/projects/${projectId}/servers/${web1.id}`);
+  await capture(page, 'server-detail', page.getByTestId('ssh-command'));
+  await page.getByRole('button', { name: 'Delete server' }).click();
+  await page.getByRole('alertdialog').getByLabel(/to confirm/).fill('web-');
+  await capture(page, 'server-delete-dialog', page.getByRole('alertdialog'), { fullPage: false });
+  await page.keyboard.press('Escape');
   await page.goto('/account');
   await capture(page, 'account', page.getByRole('button', { name: 'Change password' }));
 

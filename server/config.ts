@@ -7,6 +7,9 @@ const booleanFlag = z
   .enum(['true', 'false', '1', '0', ''])
   .transform((v) => v === 'true' || v === '1');
 
+/** Simulator operations that INFRA_SIM_FAIL can make fail, to rehearse upstream outages. */
+export const INFRA_SIM_OPERATIONS = ['create', 'get', 'rename', 'delete', 'action', 'catalog'] as const;
+
 const taxRatesSchema = z.record(z.string().regex(/^[A-Z]{2}$/), z.number().int().min(0).max(10_000));
 
 const envSchema = z.object({
@@ -70,10 +73,33 @@ const envSchema = z.object({
   JOBS_IN_PROCESS: booleanFlag.default(true),
   INVITATION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(24 * 7),
   PASSWORD_RESET_TTL_MINUTES: z.coerce.number().int().min(5).max(24 * 60).default(60),
+  INFRA_PROVIDER: z.enum(['simulator', 'droplets']).default('simulator'),
+  INFRA_API_URL: z
+    .url({ protocol: /^https?$/, message: 'INFRA_API_URL must be an http:// or https:// URL' })
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  INFRA_API_TOKEN: z
+    .string()
+    .min(1)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  INFRA_SIM_PROVISION_SECONDS: z.coerce.number().min(0).max(3600).default(20),
+  INFRA_SIM_ACTION_SECONDS: z.coerce.number().min(0).max(3600).default(5),
+  INFRA_SIM_FAIL: z
+    .string()
+    .default('')
+    .transform((raw) => raw.split(',').map((s) => s.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(INFRA_SIM_OPERATIONS, { error: (issue) => `INFRA_SIM_FAIL: unknown operation ${JSON.stringify(issue.input)}; allowed: ${INFRA_SIM_OPERATIONS.join(', ')}` }))),
 }).superRefine((env, ctx) => {
-  if (env.PAYMENTS_PROVIDER !== 'stripe') return;
-  for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
-    if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: `${name} is required when PAYMENTS_PROVIDER=stripe` });
+  if (env.PAYMENTS_PROVIDER === 'stripe') {
+    for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
+      if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: `${name} is required when PAYMENTS_PROVIDER=stripe` });
+    }
+  }
+  if (env.INFRA_PROVIDER === 'droplets') {
+    for (const name of ['INFRA_API_URL', 'INFRA_API_TOKEN'] as const) {
+      if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: `${name} is required when INFRA_PROVIDER=droplets` });
+    }
   }
 });
 

@@ -1,4 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import { events } from '../db/schema';
+import { AppError } from '../server/errors';
 import { emit } from '../server/events';
 import type { CreationPurchase } from '../server/billing/purchases';
 import { api, type TestUser } from './helpers';
@@ -32,6 +34,15 @@ export function widgetPurchase(projectId: string, actorUserId: string, name: str
     description: `Widget ${name}`,
     monthly,
     now,
+    assertAvailable: async (tx) => {
+      const taken = await tx
+        .select({ id: events.id })
+        .from(events)
+        .where(and(eq(events.projectId, projectId), eq(events.type, 'widget.created'), sql`${events.payload}->>'name' = ${name}`));
+      if (taken.length > 0) {
+        throw new AppError('CONFLICT', `A widget named "${name}" already exists`);
+      }
+    },
     fulfil: async (tx) => {
       const widgetId = await emit(tx, projectId, 'widget.created', { name });
       return { resourceId: widgetId, result: { widgetId } };

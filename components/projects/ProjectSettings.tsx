@@ -10,10 +10,10 @@ import { useTRPC } from '../trpc/TrpcProvider';
 import { Alert } from '../ui/Alert';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
-import { Dialog } from '../ui/Dialog';
 import { Input } from '../ui/Input';
 import { SubmitButton } from '../ui/SubmitButton';
 import { PageHeader } from '../ui/PageHeader';
+import { TypedConfirmDialog } from '../ui/TypedConfirmDialog';
 import { useToast } from '../ui/Toast';
 import { hasRole, useProject, type Project } from './ProjectContext';
 
@@ -147,19 +147,15 @@ function DeleteCard({ project }: { project: Project }) {
   const toast = useToast();
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
-  const [typedName, setTypedName] = useState('');
   const remove = useMutation(trpc.projects.delete.mutationOptions());
   const isOwner = project.role === 'owner';
 
   function close() {
     setOpen(false);
-    setTypedName('');
     remove.reset();
   }
 
-  async function confirm(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (typedName !== project.name) return;
+  async function confirm() {
     try {
       await remove.mutateAsync({ projectId: project.id });
     } catch {
@@ -185,36 +181,18 @@ function DeleteCard({ project }: { project: Project }) {
           </>
         }
       />
-      <Dialog
+      <TypedConfirmDialog
         open={open}
         onClose={close}
-        role="alertdialog"
         title={`Delete ${project.name}?`}
         description="This deletes the project, its memberships, invitations and API keys. It cannot be undone."
-      >
-        <form className="form" onSubmit={confirm} noValidate>
-          {remove.isError ? <Alert tone="danger" title="The project was not deleted">{errorMessage(remove.error)}</Alert> : null}
-          <Input
-            label={
-              <>
-                Type <strong>{project.name}</strong> to confirm
-              </>
-            }
-            name="confirmName"
-            autoComplete="off"
-            value={typedName}
-            onChange={(event) => setTypedName(event.target.value)}
-          />
-          <div className="form-actions" style={{ justifyContent: 'flex-end' }}>
-            <Button variant="ghost" onClick={close}>
-              Cancel
-            </Button>
-            <SubmitButton variant="danger" disabled={typedName !== project.name} loading={remove.isPending}>
-              Delete this project
-            </SubmitButton>
-          </div>
-        </form>
-      </Dialog>
+        expected={project.name}
+        confirmLabel="Delete this project"
+        onConfirm={confirm}
+        pending={remove.isPending}
+        errorTitle="The project was not deleted"
+        error={remove.isError ? errorMessage(remove.error) : null}
+      />
     </>
   );
 }

@@ -14,6 +14,12 @@ export const MANAGE_AREAS: readonly ProjectArea[] = [
   { segment: 'settings', label: 'Settings', icon: 'settings' },
 ];
 
+/** The resource areas the panel manages, each with pages of its own. */
+export const LIVE_RESOURCE_AREAS: readonly ProjectArea[] = [
+  { segment: 'servers', label: 'Servers', icon: 'server' },
+  { segment: 'ssh-keys', label: 'SSH keys', icon: 'terminal' },
+];
+
 export interface ResourceArea extends ProjectArea {
   summary: string;
   capabilities: readonly string[];
@@ -21,13 +27,6 @@ export interface ResourceArea extends ProjectArea {
 
 /** The resource areas of SPEC that the panel does not manage yet; each gets a page saying what it will hold. */
 export const RESOURCE_AREAS: readonly ResourceArea[] = [
-  {
-    segment: 'servers',
-    label: 'Servers',
-    icon: 'server',
-    summary: 'Dedicated machines billed to this project.',
-    capabilities: ['Create servers in the region and size you choose', 'Power on, off and restart', 'SSH keys written at first boot'],
-  },
   {
     segment: 'domains',
     label: 'Domains',

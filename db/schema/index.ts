@@ -4,3 +4,4 @@ export * from './apiKeys';
 export * from './platform';
 export * from './billing';
 export * from './webhooks';
+export * from './servers';

@@ -12,7 +12,7 @@ import { previewCreation, previewTierChange, type Preview, type TierChangePrevie
 
 export type ChargeCategory = (typeof projectCharges.$inferInsert)['category'];
 
-export interface CreationPurchase<T> {
+export interface CreationPurchase<T, P = undefined> {
   projectId: string;
   actorUserId: string;
   /** The domain's name for the resource kind, e.g. `server`. */
@@ -23,10 +23,23 @@ export interface CreationPurchase<T> {
   description: string;
   monthly: number;
   /**
+   * Refuses the purchase before anything is charged (a name already taken). It runs with the
+   * project locked, in the transaction that records the purchase, so once it passes no concurrent
+   * creation of the same thing can be charged.
+   */
+  assertAvailable?: (tx: Tx) => Promise<void>;
+  /**
+   * Work outside the database once the card is charged and before the resource is recorded, such
+   * as creating the machine upstream. If it fails the charge is refunded.
+   */
+  provision?: () => Promise<P>;
+  /** Undoes `provision` when the resource cannot be recorded after all. */
+  unprovision?: (provisioned: P) => Promise<void>;
+  /**
    * Creates the resource inside the transaction that records the payment; nothing it writes
    * survives if the charge cannot be attached to it.
    */
-  fulfil: (tx: Tx, purchase: { purchaseId: string; billingItemId: string }) => Promise<{ resourceId: string; result: T }>;
+  fulfil: (tx: Tx, purchase: { purchaseId: string; billingItemId: string; provisioned: P }) => Promise<{ resourceId: string; result: T }>;
   now?: Date;
 }
 
@@ -44,27 +57,43 @@ export interface PurchaseReceipt<T> {
  * retries charge once; if the resource cannot be created after the charge, the charge is
  * refunded; a crash between the two is settled by `reconcileAbandonedPurchases`.
  */
-export async function purchaseCreation<T>(request: CreationPurchase<T>): Promise<PurchaseReceipt<T>> {
+export async function purchaseCreation<T, P = undefined>(request: CreationPurchase<T, P>): Promise<PurchaseReceipt<T>> {
   const now = request.now ?? new Date();
   const opened = await openPurchase(request, now);
   const chargeId = await chargePurchase(opened);
-  return settlePurchase(opened, chargeId, now, request.category, async (tx) => {
-    const billingItemId = newId('bi');
-    const { resourceId, result } = await request.fulfil(tx, { purchaseId: opened.purchaseId, billingItemId });
-    await tx.insert(billingItems).values({
-      id: billingItemId,
-      projectId: request.projectId,
-      category: request.category,
-      resourceType: request.resourceType,
-      resourceId,
-      description: request.description,
-      monthly: request.monthly,
-      currency: opened.preview.currency,
-      startedAt: now,
+  let provisioned: P;
+  try {
+    provisioned = request.provision ? await request.provision() : (undefined as P);
+  } catch (err) {
+    await abandonPurchase(opened.purchaseId, 'provisioning_failed');
+    throw err;
+  }
+  try {
+    return await settlePurchase(opened, chargeId, now, request.category, async (tx) => {
+      const billingItemId = newId('bi');
+      const { resourceId, result } = await request.fulfil(tx, { purchaseId: opened.purchaseId, billingItemId, provisioned });
+      await tx.insert(billingItems).values({
+        id: billingItemId,
+        projectId: request.projectId,
+        category: request.category,
+        resourceType: request.resourceType,
+        resourceId,
+        description: request.description,
+        monthly: request.monthly,
+        currency: opened.preview.currency,
+        startedAt: now,
+      });
+      await tx.update(purchases).set({ billingItemId }).where(eq(purchases.id, opened.purchaseId));
+      return { result, purchaseId: opened.purchaseId, billingItemId, charged: opened.preview, resourceId };
     });
-    await tx.update(purchases).set({ billingItemId }).where(eq(purchases.id, opened.purchaseId));
-    return { result, purchaseId: opened.purchaseId, billingItemId, charged: opened.preview, resourceId };
-  });
+  } catch (err) {
+    if (request.unprovision) {
+      await request.unprovision(provisioned).catch((undo: unknown) => {
+        getLogger().error({ err: undo, purchaseId: opened.purchaseId }, 'could not undo provisioning after a failed purchase');
+      });
+    }
+    throw err;
+  }
 }
 
 export interface TierChange<T> {
@@ -142,7 +171,7 @@ export interface OpenedPurchase {
 
 /** Step one: refuse blocked projects and missing cards, then record the purchase and reserve credit. */
 export async function openPurchase(
-  request: Pick<CreationPurchase<unknown>, 'projectId' | 'actorUserId' | 'resourceType' | 'resourceKey' | 'category' | 'description' | 'monthly'> & {
+  request: Pick<CreationPurchase<unknown>, 'projectId' | 'actorUserId' | 'resourceType' | 'resourceKey' | 'category' | 'description' | 'monthly' | 'assertAvailable'> & {
     kind?: 'create' | 'upgrade';
     currentMonthly?: number;
   },
@@ -161,6 +190,7 @@ export async function openPurchase(
       if (project.blockedAt) {
         throw new AppError('PROJECT_BLOCKED', `This project is blocked (${project.blockedReason ?? 'unpaid invoice'}); pay the open invoice first`);
       }
+      await request.assertAvailable?.(tx);
       const context = await chargeContextFor(tx, request.projectId, payer.defaultCard, now);
       const preview =
         request.kind === 'upgrade' ? previewTierChange(request.currentMonthly ?? 0, request.monthly, context) : previewCreation(request.monthly, context);
@@ -233,6 +263,11 @@ async function settlePurchase<R>(opened: OpenedPurchase, chargeId: string | null
   const db = await getDb();
   try {
     return await db.transaction(async (tx) => {
+      // The project row is locked before the purchase row, in the same order as openPurchase:
+      // otherwise a concurrent opening (holding the project, waiting on this purchase's unique
+      // key) and this settlement (holding the purchase, needing the project for foreign keys)
+      // deadlock.
+      await tx.select({ id: projects.id }).from(projects).where(eq(projects.id, opened.projectId)).for('update');
       // Claiming the row first means the reconciler and this step can never both settle one purchase.
       const [claimed] = await tx
         .update(purchases)

@@ -3,9 +3,10 @@ import { billingJobs } from './billing';
 import { invitationJobs } from './invitations';
 import { maintenanceJobs } from './maintenance';
 import { startJobRunner, type JobDefinition, type JobRunner } from './runner';
+import { serverJobs } from './servers';
 
 /** Every job of the app; later domains add theirs here. */
-export const JOBS: JobDefinition[] = [...maintenanceJobs, ...invitationJobs, ...billingJobs];
+export const JOBS: JobDefinition[] = [...maintenanceJobs, ...invitationJobs, ...billingJobs, ...serverJobs];
 
 const holder = globalThis as unknown as { __jobRunner?: Promise<JobRunner> };
 
