@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
-import { MANAGE_AREAS, projectPath, RESOURCE_AREAS, type ProjectArea } from '../projects/areas';
+import { LIVE_RESOURCE_AREAS, MANAGE_AREAS, projectPath, RESOURCE_AREAS, type ProjectArea } from '../projects/areas';
 import { Icon } from '../ui/Icon';
 
 export function ProjectNav({ projectRef }: { projectRef: string }) {
@@ -29,6 +29,7 @@ export function ProjectNav({ projectRef }: { projectRef: string }) {
       </div>
       <div className="sidebar-section">
         <p className="sidebar-heading">Resources</p>
+        {LIVE_RESOURCE_AREAS.map((area) => link(area, false))}
         {RESOURCE_AREAS.map((area) => link(area, true))}
       </div>
     </nav>
