@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
 import next from 'next';
 import { closeDb } from './db';
 import { migrateDatabase } from './db/migrate';
@@ -31,9 +32,11 @@ async function main(): Promise<void> {
   await nextApp.prepare();
   const handleNext = nextApp.getRequestHandler();
 
+  const accessLog = log.child({ component: 'http' });
   const server = createServer((req, res) => {
     stampInternalHeaders(req, config.TRUST_PROXY);
     const url = req.url ?? '/';
+    if (accessLog.isLevelEnabled('info')) logWhenDone(accessLog, req, res, url);
     if (url === REST_PREFIX || url.startsWith(`${REST_PREFIX}/`) || url.startsWith(`${REST_PREFIX}?`)) {
       handleV1Node(req, res).catch((err: unknown) => {
         log.error({ err, reqId: req.headers[INTERNAL_HEADERS.requestId] }, 'unhandled REST failure');
@@ -61,6 +64,24 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/** One structured line per request; the query string is left out, it may carry tokens. */
+function logWhenDone(accessLog: Logger, req: IncomingMessage, res: ServerResponse, url: string): void {
+  const started = process.hrtime.bigint();
+  res.once('finish', () => {
+    const queryAt = url.indexOf('?');
+    accessLog.info(
+      {
+        reqId: req.headers[INTERNAL_HEADERS.requestId],
+        method: req.method,
+        path: queryAt === -1 ? url : url.slice(0, queryAt),
+        status: res.statusCode,
+        ms: Number(process.hrtime.bigint() - started) / 1e6,
+      },
+      'request',
+    );
+  });
 }
 
 /** Request id and client address are ours to set: whatever a client sent under those names is replaced. */
