@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 
 /**
  * A real process is killed (SIGKILL) after the card was charged and before the purchase was
@@ -13,9 +13,11 @@ import { describe, expect, it } from 'vitest';
 describe('a crash between charge and commit', () => {
   it('ends with the charge refunded, never orphaned', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent' };
+    const scratch = mkdtempSync(path.join(tmpdir(), 'crash-'));
+    onTestFinished(() => rmSync(scratch, { recursive: true, force: true }));
     if (!process.env.DATABASE_URL) {
       delete env.DATABASE_URL;
-      env.PGLITE_DIR = path.join(mkdtempSync(path.join(tmpdir(), 'crash-')), 'pglite');
+      env.PGLITE_DIR = path.join(scratch, 'pglite');
     }
     const script = path.resolve(import.meta.dirname, '../../test/fixtures/purchaseCrash.ts');
     // One process, not a launcher with a child, so the kill ends the process that charged.
