@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -25,7 +25,8 @@ if (serverUrl) {
   delete process.env.DATABASE_URL;
   process.env.PGLITE_DIR = 'memory://';
 }
-process.env.DATA_DIR = mkdtempSync(path.join(tmpdir(), 'panel-test-'));
+const dataDir = mkdtempSync(path.join(tmpdir(), 'panel-test-'));
+process.env.DATA_DIR = dataDir;
 process.env.AUTH_SECRET ??= randomBytes(32).toString('hex');
 process.env.APP_URL ??= 'http://localhost:3000';
 
@@ -38,4 +39,5 @@ afterAll(async () => {
   await stopJobs();
   await closeDb();
   await dropDatabase?.();
+  rmSync(dataDir, { recursive: true, force: true });
 });
