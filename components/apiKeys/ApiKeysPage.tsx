@@ -198,12 +198,17 @@ function RevokeDialog({ projectId, apiKey, onClose }: { projectId: string; apiKe
 
   async function confirm() {
     if (!apiKey) return;
+    // The key leaves the list as soon as the revocation is confirmed; a refusal puts it back.
+    const listKey = trpc.apiKeys.list.queryKey({ projectId });
+    await queryClient.cancelQueries({ queryKey: listKey });
+    queryClient.setQueryData(listKey, (current) => current?.filter((k) => k.id !== apiKey.id));
     try {
       await revoke.mutateAsync({ projectId, keyId: apiKey.id });
     } catch {
+      await queryClient.invalidateQueries({ queryKey: listKey });
       return;
     }
-    await queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.queryKey({ projectId }) });
+    await queryClient.invalidateQueries({ queryKey: listKey });
     toast.success(`API key ${apiKey.name} was revoked`);
     close();
   }

@@ -64,13 +64,17 @@ function MemberList({ project }: { project: Project }) {
   const [removing, setRemoving] = useState<Member | null>(null);
 
   async function changeRole(member: Member, role: Role) {
+    // The select shows the new role at once; a refusal is undone by the refetch below.
+    const listKey = trpc.members.list.queryKey({ projectId: project.id });
+    await queryClient.cancelQueries({ queryKey: listKey });
+    queryClient.setQueryData(listKey, (current) => current?.map((m) => (m.userId === member.userId ? { ...m, role } : m)));
     try {
       await updateRole.mutateAsync({ projectId: project.id, userId: member.userId, role });
       toast.success(`${member.name} is now ${ROLE_LABELS[role].toLowerCase()}`);
     } catch (error) {
       toast.error(errorMessage(error));
     }
-    await queryClient.invalidateQueries({ queryKey: trpc.members.list.queryKey({ projectId: project.id }) });
+    await queryClient.invalidateQueries({ queryKey: listKey });
   }
 
   const columns: Column<Member>[] = [
