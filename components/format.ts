@@ -1,7 +1,6 @@
 const dateFormat = new Intl.DateTimeFormat('en', { year: 'numeric', month: 'short', day: 'numeric' });
 const dateTimeFormat = new Intl.DateTimeFormat('en', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 const relativeFormat = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
-const moneyFormat = new Intl.NumberFormat('en', { style: 'currency', currency: 'USD' });
 
 export function formatDate(iso: string): string {
   return dateFormat.format(new Date(iso));
@@ -27,11 +26,6 @@ export function formatRelative(iso: string, now = Date.now()): string {
     if (Math.abs(seconds) >= size) return relativeFormat.format(Math.round(seconds / size), unit);
   }
   return 'just now';
-}
-
-/** Amounts arrive in minor units (cents). */
-export function formatMoney(minorUnits: number): string {
-  return moneyFormat.format(minorUnits / 100);
 }
 
 export function initials(name: string): string {

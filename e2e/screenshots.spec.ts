@@ -132,6 +132,9 @@ test('screenshots of the main pages at desktop and phone width', async ({ page, 
   await page.getByRole('alertdialog').getByLabel(/to confirm/).fill('web-');
   await capture(page, 'server-delete-dialog', page.getByRole('alertdialog'), { fullPage: false });
   await page.keyboard.press('Escape');
+
+  await page.goto(`/projects/${projectId}/billing`);
+  await capture(page, 'billing', page.getByRole('region', { name: 'Billing summary' }).getByText('Visa •••• 4242'));
   await page.goto('/account');
   await capture(page, 'account', page.getByRole('button', { name: 'Change password' }));
 

@@ -11,6 +11,7 @@ export const MANAGE_AREAS: readonly ProjectArea[] = [
   { segment: '', label: 'Overview', icon: 'home' },
   { segment: 'members', label: 'Members', icon: 'users' },
   { segment: 'api-keys', label: 'API keys', icon: 'key' },
+  { segment: 'billing', label: 'Billing', icon: 'creditCard' },
   { segment: 'settings', label: 'Settings', icon: 'settings' },
 ];
 

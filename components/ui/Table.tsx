@@ -25,6 +25,7 @@ export function DataTable<Row>({
   error,
   onRetry,
   empty,
+  onRowClick,
 }: {
   label: string;
   columns: readonly Column<Row>[];
@@ -34,6 +35,11 @@ export function DataTable<Row>({
   error?: string | null;
   onRetry?: () => void;
   empty: ReactNode;
+  /**
+   * A mouse shortcut for opening a row. Keyboard and screen-reader users need the same action on a
+   * button inside the row, since a table row cannot take focus.
+   */
+  onRowClick?: (row: Row) => void;
 }) {
   if (error) {
     return (
@@ -79,7 +85,7 @@ export function DataTable<Row>({
                 </tr>
               ))
             : rows.map((row) => (
-                <tr key={rowKey(row)}>
+                <tr key={rowKey(row)} onClick={onRowClick ? () => onRowClick(row) : undefined} style={onRowClick ? { cursor: 'pointer' } : undefined}>
                   {columns.map((column, index) => (
                     <td key={index} className={column.className}>
                       {column.cell(row)}

@@ -1,0 +1,169 @@
+'use client';
+
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { errorMessage } from '../trpc/errors';
+import { useTRPC } from '../trpc/TrpcProvider';
+import { Alert } from '../ui/Alert';
+import { Badge } from '../ui/Badge';
+import { Button } from '../ui/Button';
+import { Card } from '../ui/Card';
+import { Dialog } from '../ui/Dialog';
+import { EmptyState } from '../ui/EmptyState';
+import { DataTable, type Column } from '../ui/Table';
+import { useToast } from '../ui/Toast';
+import { CardBrand } from './CardBrand';
+import { cardExpiry, cardLabel, isCardExpired } from './format';
+import type { BillingOverview, SavedCard } from './types';
+import { useBillingRefresh } from './useBillingRefresh';
+import styles from './billing.module.css';
+
+export function PaymentMethodsCard({ projectId, overview, isBiller }: { projectId: string; overview: BillingOverview | undefined; isBiller: boolean }) {
+  const trpc = useTRPC();
+  const toast = useToast();
+  const refresh = useBillingRefresh(projectId);
+  const cards = useQuery(trpc.billing.listPaymentMethods.queryOptions({ projectId }));
+  const makeDefault = useMutation(trpc.billing.setDefaultPaymentMethod.mutationOptions());
+  const [removing, setRemoving] = useState<SavedCard | null>(null);
+
+  async function setDefault(card: SavedCard) {
+    try {
+      await makeDefault.mutateAsync({ projectId, paymentMethodId: card.id });
+      toast.success(`${cardLabel(card)} is now the default card`);
+    } catch (error) {
+      toast.error(errorMessage(error));
+    }
+    await refresh();
+  }
+
+  const columns: Column<SavedCard>[] = [
+    {
+      header: 'Card',
+      cell: (card) => (
+        <div className={styles.cardCell}>
+          <CardBrand brand={card.brand} />
+          <div style={{ minWidth: 0 }}>
+            <div className="cell-primary row" style={{ gap: 6 }}>
+              <span className={styles.cardNumber}>{cardLabel(card)}</span>
+              {card.isDefault ? <Badge tone="success">Default</Badge> : null}
+            </div>
+            <div className={`cell-sub ${styles.onlyXs}`}>Expires {cardExpiry(card)}</div>
+          </div>
+        </div>
+      ),
+    },
+    {
+      header: 'Expires',
+      className: 'hide-xs',
+      cell: (card) => (isCardExpired(card) ? <Badge tone="danger">Expired {cardExpiry(card)}</Badge> : cardExpiry(card)),
+    },
+    {
+      header: <span className="visually-hidden">Actions</span>,
+      className: 'cell-actions',
+      cell: (card) =>
+        isBiller ? (
+          <div className={styles.cardActions}>
+            {card.isDefault ? null : (
+              <Button size="sm" variant="ghost" onClick={() => setDefault(card)} disabled={makeDefault.isPending} aria-label={`Make ${cardLabel(card)} the default`}>
+                Make default
+              </Button>
+            )}
+            <Button size="sm" variant="danger-ghost" onClick={() => setRemoving(card)} aria-label={`Remove ${cardLabel(card)}`}>
+              Remove
+            </Button>
+          </div>
+        ) : null,
+    },
+  ];
+
+  return (
+    <>
+      <Card
+        flush
+        title="Payment methods"
+        aria-label="Payment methods"
+        description={
+          overview
+            ? `Cards saved by ${isBiller ? 'you' : overview.biller.name}, who holds billing. The default card pays invoices and new resources.`
+            : 'The cards of the member who holds billing.'
+        }
+      >
+        <DataTable
+          label="Saved cards"
+          columns={columns}
+          rows={cards.data}
+          rowKey={(card) => card.id}
+          loading={cards.isPending}
+          error={cards.isError ? errorMessage(cards.error) : null}
+          onRetry={() => cards.refetch()}
+          empty={
+            <EmptyState
+              icon="creditCard"
+              title="No cards saved"
+              description={
+                isBiller || !overview
+                  ? 'Add a card below. The first card becomes the default.'
+                  : `${overview.biller.name} holds billing and has not saved a card yet.`
+              }
+            />
+          }
+        />
+      </Card>
+      <RemoveCardDialog projectId={projectId} card={removing} onClose={() => setRemoving(null)} />
+    </>
+  );
+}
+
+function RemoveCardDialog({ projectId, card, onClose }: { projectId: string; card: SavedCard | null; onClose: () => void }) {
+  const trpc = useTRPC();
+  const toast = useToast();
+  const refresh = useBillingRefresh(projectId);
+  const remove = useMutation(trpc.billing.removePaymentMethod.mutationOptions());
+
+  function close() {
+    remove.reset();
+    onClose();
+  }
+
+  async function confirm() {
+    if (!card) return;
+    try {
+      await remove.mutateAsync({ projectId, paymentMethodId: card.id });
+    } catch {
+      return;
+    }
+    await refresh();
+    toast.success(`${cardLabel(card)} was removed`);
+    close();
+  }
+
+  return (
+    <Dialog
+      open={card !== null}
+      onClose={close}
+      role="alertdialog"
+      title={`Remove ${card ? cardLabel(card) : 'card'}?`}
+      description={
+        card?.isDefault
+          ? 'This is the default card. Without a card, invoices cannot be paid and paid resources cannot be created.'
+          : 'It will no longer be charged. You can add it again later.'
+      }
+      footer={
+        <>
+          <Button variant="ghost" onClick={close}>
+            Cancel
+          </Button>
+          <Button variant="danger" onClick={confirm} loading={remove.isPending}>
+            Remove card
+          </Button>
+        </>
+      }
+    >
+      {remove.isError ? (
+        <Alert tone="danger" title="The card was not removed">
+          {errorMessage(remove.error)}
+        </Alert>
+      ) : null}
+    </Dialog>
+  );
+}
