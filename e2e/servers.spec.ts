@@ -81,6 +81,13 @@ test('add an SSH key, create a server, watch it boot, see its charge, power it o
   const thisMonth = history.find((entry) => entry.inProgress);
   expect(thisMonth?.servers ?? 0).toBeGreaterThan(0);
 
+  // The same charge, as a customer sees it: the month in progress on the Billing page's history.
+  const serverPage = page.url();
+  await page.goto(`/projects/${projectId}/billing`);
+  await expect(page.getByRole('listitem', { name: /so far: .*\(Servers \$\d/ })).toBeVisible();
+  await page.goto(serverPage);
+  await expect(heading).toContainText('Running');
+
   await expect(page.getByRole('button', { name: 'Power on' })).toBeDisabled();
   await page.getByRole('button', { name: 'Power off' }).click();
   await expect(heading).toContainText('Provisioning');
