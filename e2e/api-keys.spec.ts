@@ -83,6 +83,8 @@ test('a revoked API key is refused by the API', async ({ page, request, account 
   const confirm = page.getByRole('alertdialog', { name: /Revoke/ });
   await confirm.getByRole('button', { name: 'Revoke key' }).click();
   await expect(page.getByText('No API keys yet')).toBeVisible();
+  // The list empties optimistically; the toast confirms the server has revoked the key.
+  await expect(page.getByText('API key Short-lived was revoked')).toBeVisible();
 
   const after = await request.get(`/v1/projects/${projectId}`, { headers: { Authorization: `Bearer ${key}` } });
   expect(after.status()).toBe(401);

@@ -8,11 +8,10 @@ import { formatDate, formatDateTime, formatRelative } from '../format';
 import { hasRole, useProject } from '../projects/ProjectContext';
 import { errorMessage } from '../trpc/errors';
 import { useTRPC } from '../trpc/TrpcProvider';
-import { Alert } from '../ui/Alert';
 import { Badge } from '../ui/Badge';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
-import { Dialog } from '../ui/Dialog';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { EmptyState } from '../ui/EmptyState';
 import { Icon } from '../ui/Icon';
 import { PageHeader } from '../ui/PageHeader';
@@ -214,29 +213,21 @@ function RevokeDialog({ projectId, apiKey, onClose }: { projectId: string; apiKe
   }
 
   return (
-    <Dialog
+    <ConfirmDialog
       open={apiKey !== null}
       onClose={close}
-      role="alertdialog"
       title={`Revoke “${apiKey?.name ?? ''}”?`}
       description="Anything still using this key will get 401 Unauthorized from its next request. This cannot be undone."
-      footer={
-        <>
-          <Button variant="ghost" onClick={close}>
-            Cancel
-          </Button>
-          <Button variant="danger" onClick={confirm} loading={revoke.isPending}>
-            Revoke key
-          </Button>
-        </>
-      }
+      confirmLabel="Revoke key"
+      onConfirm={confirm}
+      pending={revoke.isPending}
+      error={revoke.isError ? errorMessage(revoke.error) : null}
     >
-      {revoke.isError ? <Alert tone="danger">{errorMessage(revoke.error)}</Alert> : null}
       {apiKey ? (
         <p className="secondary">
           Key <code>{apiKey.prefix}…</code> with {apiKey.scopes.length} {apiKey.scopes.length === 1 ? 'scope' : 'scopes'}.
         </p>
       ) : null}
-    </Dialog>
+    </ConfirmDialog>
   );
 }

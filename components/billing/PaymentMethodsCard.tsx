@@ -4,11 +4,10 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../trpc/errors';
 import { useTRPC } from '../trpc/TrpcProvider';
-import { Alert } from '../ui/Alert';
 import { Badge } from '../ui/Badge';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
-import { Dialog } from '../ui/Dialog';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { EmptyState } from '../ui/EmptyState';
 import { DataTable, type Column } from '../ui/Table';
 import { useToast } from '../ui/Toast';
@@ -138,32 +137,20 @@ function RemoveCardDialog({ projectId, card, onClose }: { projectId: string; car
   }
 
   return (
-    <Dialog
+    <ConfirmDialog
       open={card !== null}
       onClose={close}
-      role="alertdialog"
       title={`Remove ${card ? cardLabel(card) : 'card'}?`}
       description={
         card?.isDefault
           ? 'This is the default card. Without a card, invoices cannot be paid and paid resources cannot be created.'
           : 'It will no longer be charged. You can add it again later.'
       }
-      footer={
-        <>
-          <Button variant="ghost" onClick={close}>
-            Cancel
-          </Button>
-          <Button variant="danger" onClick={confirm} loading={remove.isPending}>
-            Remove card
-          </Button>
-        </>
-      }
-    >
-      {remove.isError ? (
-        <Alert tone="danger" title="The card was not removed">
-          {errorMessage(remove.error)}
-        </Alert>
-      ) : null}
-    </Dialog>
+      confirmLabel="Remove card"
+      onConfirm={confirm}
+      pending={remove.isPending}
+      error={remove.isError ? errorMessage(remove.error) : null}
+      errorTitle="The card was not removed"
+    />
   );
 }

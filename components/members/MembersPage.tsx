@@ -10,11 +10,10 @@ import { hasRole, useProject, type Project } from '../projects/ProjectContext';
 import { useSignedInAccount } from '../shell/SignedInAccount';
 import { errorMessage } from '../trpc/errors';
 import { useTRPC } from '../trpc/TrpcProvider';
-import { Alert } from '../ui/Alert';
 import { Badge } from '../ui/Badge';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
-import { Dialog } from '../ui/Dialog';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { EmptyState } from '../ui/EmptyState';
 import { PageHeader } from '../ui/PageHeader';
 import { Select } from '../ui/Select';
@@ -185,28 +184,19 @@ function RemoveMemberDialog({ project, member, isSelf, onClose }: { project: Pro
   }
 
   return (
-    <Dialog
+    <ConfirmDialog
       open={member !== null}
       onClose={close}
-      role="alertdialog"
       title={isSelf ? `Leave ${project.name}?` : `Remove ${member?.name ?? ''}?`}
       description={
         isSelf
           ? 'You will lose access to this project and the API keys you created for it stop working. Someone will need to invite you again.'
           : 'They lose access at once, and API keys they created for this project stop working.'
       }
-      footer={
-        <>
-          <Button variant="ghost" onClick={close}>
-            Cancel
-          </Button>
-          <Button variant="danger" onClick={confirm} loading={remove.isPending}>
-            {isSelf ? 'Leave project' : 'Remove member'}
-          </Button>
-        </>
-      }
-    >
-      {remove.isError ? <Alert tone="danger">{errorMessage(remove.error)}</Alert> : null}
-    </Dialog>
+      confirmLabel={isSelf ? 'Leave project' : 'Remove member'}
+      onConfirm={confirm}
+      pending={remove.isPending}
+      error={remove.isError ? errorMessage(remove.error) : null}
+    />
   );
 }

@@ -7,11 +7,10 @@ import type { AppRouter } from '@/server/routers/_app';
 import { formatDate, formatRelative, ROLE_LABELS } from '../format';
 import { errorMessage } from '../trpc/errors';
 import { useTRPC } from '../trpc/TrpcProvider';
-import { Alert } from '../ui/Alert';
 import { Badge } from '../ui/Badge';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
-import { Dialog } from '../ui/Dialog';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { EmptyState } from '../ui/EmptyState';
 import { DataTable, type Column } from '../ui/Table';
 import { useToast } from '../ui/Toast';
@@ -82,24 +81,15 @@ function RevokeInvitationDialog({ projectId, invitation, onClose }: { projectId:
   }
 
   return (
-    <Dialog
+    <ConfirmDialog
       open={invitation !== null}
       onClose={close}
-      role="alertdialog"
       title="Revoke this invitation?"
       description={`The link sent to ${invitation?.email ?? ''} stops working at once. You can invite them again later.`}
-      footer={
-        <>
-          <Button variant="ghost" onClick={close}>
-            Cancel
-          </Button>
-          <Button variant="danger" onClick={confirm} loading={revoke.isPending}>
-            Revoke invitation
-          </Button>
-        </>
-      }
-    >
-      {revoke.isError ? <Alert tone="danger">{errorMessage(revoke.error)}</Alert> : null}
-    </Dialog>
+      confirmLabel="Revoke invitation"
+      onConfirm={confirm}
+      pending={revoke.isPending}
+      error={revoke.isError ? errorMessage(revoke.error) : null}
+    />
   );
 }

@@ -13,6 +13,7 @@ import { Alert } from '../ui/Alert';
 import { Badge } from '../ui/Badge';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { Dialog } from '../ui/Dialog';
 import { EmptyState } from '../ui/EmptyState';
 import { Icon } from '../ui/Icon';
@@ -188,29 +189,21 @@ function DeleteKeyDialog({ projectId, sshKey, onClose }: { projectId: string; ss
   }
 
   return (
-    <Dialog
+    <ConfirmDialog
       open={sshKey !== null}
       onClose={close}
-      role="alertdialog"
       title={`Delete SSH key “${sshKey?.name ?? ''}”?`}
       description="New servers will no longer be able to choose it. Servers created with it keep trusting it until you remove it from them."
-      footer={
-        <>
-          <Button variant="ghost" onClick={close}>
-            Cancel
-          </Button>
-          <Button variant="danger" onClick={confirm} loading={remove.isPending}>
-            Delete key
-          </Button>
-        </>
-      }
+      confirmLabel="Delete key"
+      onConfirm={confirm}
+      pending={remove.isPending}
+      error={remove.isError ? errorMessage(remove.error) : null}
     >
-      {remove.isError ? <Alert tone="danger">{errorMessage(remove.error)}</Alert> : null}
       {sshKey ? (
         <p className="secondary">
           Fingerprint <code className={styles.fingerprint}>{sshKey.fingerprint}</code>
         </p>
       ) : null}
-    </Dialog>
+    </ConfirmDialog>
   );
 }

@@ -4,6 +4,7 @@ import { generateEd25519KeyPair } from '../../server/services/sshKeyFormat';
 import { addCard, CARDS } from '../billingHelpers';
 import { queryRows } from '../db';
 import { api, createProject, createUser, type TestUser } from '../helpers';
+import type { ServerView } from '../../server/services/servers';
 
 type InfraSetting = 'INFRA_SIM_PROVISION_SECONDS' | 'INFRA_SIM_ACTION_SECONDS' | 'INFRA_SIM_FAIL';
 
@@ -52,25 +53,8 @@ export function createServerCall(user: TestUser, projectId: string, body: Partia
   });
 }
 
-export interface ServerData {
-  id: string;
-  organizationId: string;
-  name: string;
-  type: string;
-  region: string;
-  instanceType: string;
-  status: string;
-  ipAddress: string | null;
-  hostname: string;
-  sshUser: string;
-  phpVersion: string;
-  pgVersion: string;
-  pgDatabase: string;
-  pgUsername: string;
-  createdAt: string;
-  updatedAt: string;
-  sshKeys?: Array<{ id: string; name: string; fingerprint: string }>;
-}
+/** A server as the API answers it; the single read adds the keys it was created with. */
+export type ServerData = ServerView & { sshKeys?: Array<{ id: string; name: string; fingerprint: string }> };
 
 export async function listServers(user: TestUser, projectId: string): Promise<ServerData[]> {
   return (await api<ServerData[]>('GET', `/v1/projects/${projectId}/servers`, { cookie: user.cookie })).data;
