@@ -47,7 +47,14 @@ export const RESOURCE_AREAS: readonly ResourceArea[] = [
     label: 'Secrets',
     icon: 'lock',
     summary: 'Encrypted configuration per environment; values are shown once.',
-    capabilities: ['Versioned secrets with an audit trail', 'Plaintext variables per environment', 'Webhooks on platform events'],
+    capabilities: ['Versioned secrets with an audit trail', 'Plaintext variables per environment', 'A free allowance, then packs of five'],
+  },
+  {
+    segment: 'webhooks',
+    label: 'Webhooks',
+    icon: 'inbox',
+    summary: 'Signed deliveries of platform events to your endpoints.',
+    capabilities: ['Subscribe to the events you need', 'A signing secret shown once, rotatable', 'Automatic pause after repeated failures, resume re-queues'],
   },
   {
     segment: 'object-storage',
@@ -76,6 +83,13 @@ export const RESOURCE_AREAS: readonly ResourceArea[] = [
     icon: 'database',
     summary: 'Shared PostgreSQL tenant databases with their own pool.',
     capabilities: ['Isolated logical database and role', 'Connection pooling', 'Password rotation'],
+  },
+  {
+    segment: 'integrations',
+    label: 'Integrations',
+    icon: 'sparkles',
+    summary: 'Connections to your DNS provider, image hub and git hosts.',
+    capabilities: ['Manage DNS records from the panel', 'Deploy images from your hub account', 'Deploy on push from three git hosts'],
   },
 ];
 
