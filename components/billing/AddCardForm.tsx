@@ -12,6 +12,7 @@ import { Select, type SelectOption } from '../ui/Select';
 import { SubmitButton } from '../ui/SubmitButton';
 import { useToast } from '../ui/Toast';
 import { cardLabel } from './format';
+import { ProcessorCardForm } from './ProcessorCardForm';
 import type { BillingOverview } from './types';
 import { useBillingRefresh } from './useBillingRefresh';
 import styles from './billing.module.css';
@@ -92,12 +93,11 @@ export function AddCardCard({ projectId, overview, isBiller }: { projectId: stri
     );
   }
   if (overview.provider === 'stripe') {
+    if (overview.publishableKey) return <ProcessorCardForm projectId={projectId} publishableKey={overview.publishableKey} />;
     return (
       <Card title="Add a card">
-        <Alert tone="info" title="Cards are entered in Stripe’s card form">
-          {overview.publishableKey
-            ? 'With Stripe as the payment processor, card details go straight to its secure form and never pass through the panel. That form is not part of the panel yet, so cards cannot be added on this page for now.'
-            : 'With Stripe as the payment processor, card details go to its secure form, which needs STRIPE_PUBLISHABLE_KEY; it is not configured, and the form is not part of the panel yet.'}
+        <Alert tone="warning" title="The card form is not configured">
+          Cards are entered in the payment processor&apos;s own form, which needs STRIPE_PUBLISHABLE_KEY on the server.
         </Alert>
       </Card>
     );
