@@ -5,19 +5,8 @@ import { getInfraProvider, type InfraImage, type InfraRegion, type InfraSize } f
 export const CATALOG_TTL_SECONDS = 300;
 export const CATALOG_CACHE_CONTROL = `public, max-age=${CATALOG_TTL_SECONDS}`;
 
-export interface ServerSizeView {
-  slug: string;
-  description: string;
-  vcpus: number;
-  memoryMb: number;
-  diskGb: number;
-  transferTb: number;
-  priceMonthly: number;
-  priceHourly: number;
-  currency: string;
-  regions: string[];
-  available: boolean;
-}
+/** A size as the catalogue shows it: the provider's, with the currency its prices are in. */
+export type ServerSizeView = InfraSize & { currency: string };
 
 export interface ServerRegionView {
   slug: string;

@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { memberships, projectCharges, projects } from '../../db/schema';
 import { newId } from '../../db/schema/ids';
 import type { ProjectRole } from '../auth/roles';
+import { monthKeyOf } from '../billing/period';
 import { AppError } from '../errors';
 import { emit } from '../events';
 import { countProjectResources, emptyCounts, remainingResources, type ProjectCounts } from '../resources/registry';
@@ -176,17 +177,13 @@ export async function resourceHistory(projectId: string, now = new Date()): Prom
     .from(projectCharges)
     .where(and(eq(projectCharges.projectId, projectId), gte(projectCharges.chargedAt, months[0]!)))
     .groupBy(sql`1`, projectCharges.category);
-  const current = monthKey(months.at(-1)!);
+  const current = monthKeyOf(months.at(-1)!);
   return months.map((start) => {
-    const key = monthKey(start);
+    const key = monthKeyOf(start);
     const entry = Object.fromEntries(CATEGORIES.map((c) => [c, 0])) as Omit<ResourceHistoryEntry, 'month' | 'inProgress'>;
     for (const row of rows) if (row.month === key) entry[row.category] = Number(row.total);
     return { month: key, ...entry, inProgress: key === current };
   });
-}
-
-function monthKey(date: Date): string {
-  return `${date.getUTCFullYear()}-${String(date.getUTCMonth() + 1).padStart(2, '0')}`;
 }
 
 async function assertNameFree(tx: DbOrTx, creatorId: string, name: string, exceptProjectId?: string): Promise<void> {

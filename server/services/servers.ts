@@ -1,9 +1,8 @@
 import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
 import { getDb, type DbOrTx } from '../../db';
 import { isUniqueViolation } from '../../db/errors';
-import { projects, servers, serverSshKeys, sshKeys } from '../../db/schema';
+import { servers, serverSshKeys, sshKeys } from '../../db/schema';
 import { newId } from '../../db/schema/ids';
-import { requireChargeablePayer } from '../billing/account';
 import type { Preview } from '../billing/preview';
 import { endBillingItem, previewPurchase, purchaseCreation } from '../billing/purchases';
 import { AppError, conflict } from '../errors';
@@ -375,15 +374,6 @@ async function assertNameFree(db: DbOrTx, projectId: string, name: string): Prom
 
 function nameTaken(name: string): AppError {
   return new AppError('CONFLICT', `A server named "${name}" already exists in this project`);
-}
-
-/** The purchase's own refusals (402), checked before a machine is made for a purchase that cannot happen. */
-async function assertPurchasable(db: DbOrTx, projectId: string, actorUserId: string): Promise<void> {
-  const [project] = await db.select({ blockedAt: projects.blockedAt, blockedReason: projects.blockedReason }).from(projects).where(eq(projects.id, projectId));
-  if (project?.blockedAt) {
-    throw new AppError('PROJECT_BLOCKED', `This project is blocked (${project.blockedReason ?? 'unpaid invoice'}); pay the open invoice first`);
-  }
-  await requireChargeablePayer(db, projectId, actorUserId);
 }
 
 interface NewServer {
