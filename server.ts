@@ -4,11 +4,11 @@ import type { Logger } from 'pino';
 import next from 'next';
 import { closeDb } from './db';
 import { migrateDatabase } from './db/migrate';
-import { getConfig } from './server/config';
-import { INTERNAL_HEADERS } from './server/context';
-import { startJobs, stopJobs } from './server/jobs';
-import { getLogger } from './server/logger';
-import { handleV1Node, REST_PREFIX } from './server/rest/handler';
+import { getConfig } from './server/platform/config';
+import { INTERNAL_HEADERS } from './server/platform/context';
+import { startJobs, stopJobs } from './server/platform/jobs';
+import { getLogger } from './server/platform/logger';
+import { handleV1Node, REST_PREFIX } from './server/platform/rest/handler';
 
 /**
  * Production entry point. /v1/* goes straight to the REST bridge (Next's request handling would

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
 import postgres from 'postgres';
-import { looksLikeApiKey, sha256Hex } from '../server/auth/tokens';
+import { looksLikeApiKey, sha256Hex } from '../server/platform/auth/tokens';
 
 type Role = 'owner' | 'admin' | 'member' | 'viewer';
 

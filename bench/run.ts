@@ -15,7 +15,7 @@ import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import * as schema from '../db/schema';
 import { newId } from '../db/schema/ids';
-import { generateApiKey } from '../server/auth/tokens';
+import { generateApiKey } from '../server/platform/auth/tokens';
 import type { LoadPlan, LoadResult } from './load';
 import { formatSummary, summarizeProfile, type ProfileSummary } from './profile';
 

@@ -4,7 +4,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import type { Sql } from 'postgres';
-import { getConfig } from '../server/config';
+import { getConfig } from '../server/platform/config';
 import * as schema from './schema';
 
 export type Schema = typeof schema;

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { events } from '../db/schema';
-import { AppError } from '../server/errors';
-import { emit } from '../server/events';
+import { AppError } from '../server/platform/errors';
+import { emit } from '../server/platform/events';
 import type { CreationPurchase } from '../server/billing/purchases';
 import { api, type TestUser } from './helpers';
 import { queryRows } from './db';

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { encode } from 'next-auth/jwt';
 import { expect } from 'vitest';
-import { getConfig } from '../server/config';
-import { handleV1 } from '../server/rest/handler';
-import type { Scope } from '../server/auth/scopes';
+import { getConfig } from '../server/platform/config';
+import { handleV1 } from '../server/platform/rest/handler';
+import type { Scope } from '../server/platform/auth/scopes';
 
 export const ORIGIN = 'http://localhost:3000';
 

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { getDb } from '../db';
 import { invitations, memberships } from '../db/schema';
-import type { ProjectRole } from '../server/auth/roles';
+import type { ProjectRole } from '../server/platform/auth/roles';
 import { api, type TestUser } from './helpers';
 
 export interface InvitationData {

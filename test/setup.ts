@@ -34,7 +34,7 @@ const { migrateDatabase } = await import('../db/migrate');
 await migrateDatabase();
 
 afterAll(async () => {
-  const { stopJobs } = await import('../server/jobs');
+  const { stopJobs } = await import('../server/platform/jobs');
   const { closeDb } = await import('../db');
   await stopJobs();
   await closeDb();

@@ -1,7 +1,7 @@
 import { headers } from 'next/headers';
-import { createRequestContext } from '@/server/context';
-import { appRouter } from '@/server/routers/_app';
-import { createCallerFactory } from '@/server/trpc';
+import { createRequestContext } from '@/server/platform/context';
+import { appRouter } from '@/server/app';
+import { createCallerFactory } from '@/server/platform/trpc';
 
 const createCaller = createCallerFactory(appRouter);
 

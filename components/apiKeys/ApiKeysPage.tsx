@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { inferRouterOutputs } from '@trpc/server';
 import { useState } from 'react';
-import type { AppRouter } from '@/server/routers/_app';
+import type { AppRouter } from '@/server/app';
 import { formatDate, formatDateTime, formatRelative } from '../format';
 import { hasRole, useProject } from '../projects/ProjectContext';
 import { errorMessage } from '../trpc/errors';

@@ -2,8 +2,8 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import type { Scope } from '@/server/auth/scopes';
-import { createApiKeyInput } from '@/server/schemas/apiKeys';
+import type { Scope } from '@/server/platform/auth/scopes';
+import { createApiKeyInput } from '@/server/domains/apiKeys/schema';
 import { useZodForm } from '../forms/useZodForm';
 import { useTRPC } from '../trpc/TrpcProvider';
 import { Alert } from '../ui/Alert';

@@ -1,7 +1,7 @@
 'use client';
 
 import { useId } from 'react';
-import type { Scope, ScopeResource } from '@/server/auth/scopes';
+import type { Scope, ScopeResource } from '@/server/platform/auth/scopes';
 import { PICKABLE_RESOURCES, SCOPE_RESOURCE_LABELS } from './scopeLabels';
 
 const DIRECTIONS = ['read', 'write'] as const;

@@ -1,4 +1,4 @@
-import type { ScopeResource } from '@/server/auth/scopes';
+import type { ScopeResource } from '@/server/platform/auth/scopes';
 
 /** Panel names of the scope resources; typed against SCOPE_RESOURCES so a new resource must be named here. */
 export const SCOPE_RESOURCE_LABELS: Record<ScopeResource, string> = {

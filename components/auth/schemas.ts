@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { accountNameInput, changePasswordInput, restoreInput, signUpInput } from '@/server/schemas/accounts';
-import { emailSchema, passwordSchema } from '@/server/schemas/common';
+import { accountNameInput, changePasswordInput, restoreInput, signUpInput } from '@/server/domains/accounts/schema';
+import { emailSchema, passwordSchema } from '@/server/platform/schemas';
 
 /** The server's own input schemas, plus the fields only a form has (confirmations). */
 export const signUpForm = signUpInput;

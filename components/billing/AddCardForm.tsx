@@ -2,7 +2,7 @@
 
 import { useMutation } from '@tanstack/react-query';
 import { useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
-import { localCardInput } from '@/server/schemas/billing';
+import { localCardInput } from '@/server/domains/billing/schema';
 import { useZodForm } from '../forms/useZodForm';
 import { useTRPC } from '../trpc/TrpcProvider';
 import { Alert } from '../ui/Alert';

@@ -1,5 +1,5 @@
 import type { inferRouterOutputs } from '@trpc/server';
-import type { AppRouter } from '@/server/routers/_app';
+import type { AppRouter } from '@/server/app';
 
 type BillingOutputs = inferRouterOutputs<AppRouter>['billing'];
 

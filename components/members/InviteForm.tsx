@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
-import { createInvitationInput } from '@/server/schemas/members';
+import { createInvitationInput } from '@/server/domains/members/schema';
 import { ROLE_LABELS } from '../format';
 import { useZodForm } from '../forms/useZodForm';
 import { useTRPC } from '../trpc/TrpcProvider';

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { inferRouterOutputs } from '@trpc/server';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import type { AppRouter } from '@/server/routers/_app';
+import type { AppRouter } from '@/server/app';
 import { formatDate, initials, ROLE_LABELS } from '../format';
 import { hasRole, useProject, type Project } from '../projects/ProjectContext';
 import { useSignedInAccount } from '../shell/SignedInAccount';

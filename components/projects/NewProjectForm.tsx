@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import type { FormEvent } from 'react';
-import { createProjectInput } from '@/server/schemas/projects';
+import { createProjectInput } from '@/server/domains/projects/schema';
 import { useZodForm } from '../forms/useZodForm';
 import { useTRPC } from '../trpc/TrpcProvider';
 import { Alert } from '../ui/Alert';

@@ -3,8 +3,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { createContext, useContext, type ReactNode } from 'react';
 import type { inferRouterOutputs } from '@trpc/server';
-import { roleAtLeast, type RequiredRole } from '@/server/auth/roles';
-import type { AppRouter } from '@/server/routers/_app';
+import { roleAtLeast, type RequiredRole } from '@/server/platform/auth/roles';
+import type { AppRouter } from '@/server/app';
 import { appErrorOf } from '../trpc/errors';
 import { useTRPC } from '../trpc/TrpcProvider';
 import { Alert } from '../ui/Alert';

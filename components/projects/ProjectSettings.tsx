@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
-import { billingEmailInput, renameProjectInput } from '@/server/schemas/projects';
+import { billingEmailInput, renameProjectInput } from '@/server/domains/projects/schema';
 import { useZodForm } from '../forms/useZodForm';
 import { errorMessage } from '../trpc/errors';
 import { useTRPC } from '../trpc/TrpcProvider';

@@ -4,7 +4,7 @@ import { skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/reac
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import { INFRA_PROVIDER_NAME, serverNameSchema } from '@/server/schemas/servers';
+import { INFRA_PROVIDER_NAME, serverNameSchema } from '@/server/domains/servers/schema';
 import { projectPath } from '../projects/areas';
 import { hasRole, useProject } from '../projects/ProjectContext';
 import { appErrorOf, errorMessage, type AppErrorInfo } from '../trpc/errors';

@@ -5,7 +5,7 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import type { PowerAction } from '@/server/providers/infra/types';
-import { POWER_ACTION_FITS, renameServerInput } from '@/server/schemas/servers';
+import { POWER_ACTION_FITS, renameServerInput } from '@/server/domains/servers/schema';
 import { useZodForm } from '../forms/useZodForm';
 import { formatDate, formatDateTime } from '../format';
 import { projectPath } from '../projects/areas';

@@ -2,7 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import type { inferRouterOutputs } from '@trpc/server';
-import type { AppRouter } from '@/server/routers/_app';
+import type { AppRouter } from '@/server/app';
 import { useTRPC } from '../trpc/TrpcProvider';
 
 type Outputs = inferRouterOutputs<AppRouter>;

@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { createSshKeyInput } from '@/server/schemas/sshKeys';
+import { createSshKeyInput } from '@/server/domains/sshKeys/schema';
 import { useTRPC } from '../trpc/TrpcProvider';
 import { Alert } from '../ui/Alert';
 import { Card } from '../ui/Card';

@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { generateSshKeyInput } from '@/server/schemas/sshKeys';
+import { generateSshKeyInput } from '@/server/domains/sshKeys/schema';
 import { useTRPC } from '../trpc/TrpcProvider';
 import { Alert } from '../ui/Alert';
 import { Button } from '../ui/Button';

@@ -4,7 +4,7 @@ import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@ta
 import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
 import { useState, type ReactNode } from 'react';
-import type { AppRouter } from '@/server/routers/_app';
+import type { AppRouter } from '@/server/app';
 import { appErrorOf } from './errors';
 
 export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();

@@ -1,5 +1,5 @@
 import { TRPCClientError } from '@trpc/client';
-import type { AppRouter } from '@/server/routers/_app';
+import type { AppRouter } from '@/server/app';
 
 export interface AppErrorInfo {
   code: string;

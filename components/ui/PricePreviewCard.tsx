@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { z } from 'zod';
-import type { previewSchema } from '@/server/schemas/billing';
+import type { previewSchema } from '@/server/domains/billing/schema';
 import { Card } from './Card';
 import { formatMinorUnits } from './money';
 import { Skeleton } from './Skeleton';

@@ -1,6 +1,6 @@
 import { index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { projects } from './projects';
-import { users } from './users';
+import { users } from './accounts';
 
 export const apiKeys = pgTable(
   'api_keys',

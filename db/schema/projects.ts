@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { users } from './users';
+import { users } from './accounts';
 
 export const projectRole = pgEnum('project_role', ['owner', 'admin', 'member', 'viewer']);
 export const invitationStatus = pgEnum('invitation_status', ['PENDING', 'ACCEPTED', 'REJECTED', 'REVOKED', 'EXPIRED']);

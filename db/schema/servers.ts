@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { POWER_ACTIONS } from '../../server/providers/infra/types';
-import { SERVER_STATUSES } from '../../server/schemas/servers';
-import { SSH_KEY_TYPES } from '../../server/schemas/sshKeys';
+import { SERVER_STATUSES } from '../../server/domains/servers/schema';
+import { SSH_KEY_TYPES } from '../../server/domains/sshKeys/schema';
 import { projects } from './projects';
 
 /** OpenSSH public keys registered in a project; a server trusts the ones chosen at its creation. */

@@ -1,8 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db';
 import { creditEntries, projects, users } from '../../db/schema';
-import { getConfig } from '../config';
-import { AppError } from '../errors';
+import { getConfig } from '../platform/config';
+import { AppError } from '../platform/errors';
 import { getPaymentsProvider } from '../providers/payments';
 import type { SavedCard } from '../providers/payments/types';
 import type { ChargeContext } from './preview';

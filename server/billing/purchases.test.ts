@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../errors';
+import { AppError } from '../platform/errors';
 import { api, createProject, createUser } from '../../test/helpers';
 import { addCard, CARDS, ledgerIntents, widgetPurchase, widgetsOf } from '../../test/billingHelpers';
 import { queryRows } from '../../test/db';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { getPaymentsProvider } from '../../server/providers/payments';
-import { verifyCredentials } from '../../server/services/accounts';
+import { verifyCredentials } from '../../server/domains/accounts/service';
 import { api, createUser, expectError, sessionCookie } from '../helpers';
 import { queryRows } from '../db';
 

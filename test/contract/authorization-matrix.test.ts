@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROLES, roleAtLeast, type ProjectRole } from '../../server/auth/roles';
-import { ALL_SCOPES, type Scope } from '../../server/auth/scopes';
-import { getOpenApiDocument } from '../../server/rest/openapi';
+import { PROJECT_ROLES, roleAtLeast, type ProjectRole } from '../../server/platform/auth/roles';
+import { ALL_SCOPES, type Scope } from '../../server/platform/auth/scopes';
+import { getOpenApiDocument } from '../../server/platform/rest/openapi';
 import { api, createApiKey, createProject, createUser, type ApiResult, type Credentials, type TestUser } from '../helpers';
 import { databaseFingerprint, queryRows } from '../db';
 

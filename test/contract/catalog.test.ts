@@ -1,6 +1,6 @@
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getInfraProvider } from '../../server/providers/infra';
-import { clearCatalogCache } from '../../server/services/catalog';
+import { clearCatalogCache } from '../../server/domains/catalog/service';
 import { api, createApiKey, createProject, createUser, expectError, type TestUser } from '../helpers';
 import { configureInfra } from './serverFixtures';
 

@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { events } from '../../db/schema';
 import { describe, expect, it } from 'vitest';
-import { registerResourceCounter } from '../../server/resources/registry';
-import { PROJECT_COUNTERS } from '../../server/resources/registry';
+import { registerResourceCounter } from '../../server/platform/counters';
+import { PROJECT_COUNTERS } from '../../server/platform/counters';
 import { api, createApiKey, createProject, createUser, expectError } from '../helpers';
 import { databaseFingerprint, queryRows } from '../db';
 

@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { resetConfigForTests } from '../../server/config';
-import { generateEd25519KeyPair } from '../../server/services/sshKeyFormat';
+import { resetConfigForTests } from '../../server/platform/config';
+import { generateEd25519KeyPair } from '../../server/domains/sshKeys/keyFormat';
 import { addCard, CARDS } from '../billingHelpers';
 import { queryRows } from '../db';
 import { api, createProject, createUser, type TestUser } from '../helpers';
-import type { ServerView } from '../../server/services/servers';
+import type { ServerView } from '../../server/domains/servers/service';
 
 type InfraSetting = 'INFRA_SIM_PROVISION_SECONDS' | 'INFRA_SIM_ACTION_SECONDS' | 'INFRA_SIM_FAIL';
 

@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { JOBS } from '../../server/jobs';
-import { RECONCILE_SERVERS } from '../../server/jobs/servers';
+import { JOBS } from '../../server/platform/jobs';
+import { RECONCILE_SERVERS } from '../../server/domains/servers/jobs';
 import { getInfraProvider } from '../../server/providers/infra';
 import { simulatedAddress } from '../../server/providers/infra/simulator';
-import { reconcileProvisioningServers } from '../../server/services/servers';
+import { reconcileProvisioningServers } from '../../server/domains/servers/service';
 import { CARDS, ledgerIntents } from '../billingHelpers';
 import { queryRows } from '../db';
 import { api, createApiKey, createProject, createUser, expectError } from '../helpers';

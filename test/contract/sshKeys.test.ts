@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getConfig } from '../../server/config';
+import { getConfig } from '../../server/platform/config';
 import { queryRows } from '../db';
 import { api, createApiKey, createProject, createUser, expectError, type ApiResult, type TestUser } from '../helpers';
 import { configureInfra, createServer, paidProject } from './serverFixtures';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fingerprintOf, startFakeDroplets, type FakeDroplets, type FakeDropletsOptions } from '../../../test/fakes/dropletsServer';
-import { AppError } from '../../errors';
+import { AppError } from '../../platform/errors';
 import { DropletsInfraProvider } from './droplets';
 import type { CreateMachineInput } from './types';
 

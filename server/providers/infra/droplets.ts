@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { AppError, conflict, notFound } from '../../errors';
+import { AppError, conflict, notFound } from '../../platform/errors';
 import type {
   CreateMachineInput,
   InfraAppSize,

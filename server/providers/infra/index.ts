@@ -1,4 +1,4 @@
-import { getConfig } from '../../config';
+import { getConfig } from '../../platform/config';
 import { DropletsInfraProvider } from './droplets';
 import { InfraSimulator } from './simulator';
 import type { InfraProvider } from './types';

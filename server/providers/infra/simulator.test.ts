@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { getConfig, resetConfigForTests } from '../../config';
-import { AppError } from '../../errors';
+import { getConfig, resetConfigForTests } from '../../platform/config';
+import { AppError } from '../../platform/errors';
 import { HOURS_PER_MONTH, InfraSimulator, simulatedAddress } from './simulator';
 import type { CreateMachineInput } from './types';
 

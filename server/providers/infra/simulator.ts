@@ -3,8 +3,8 @@ import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { getDb } from '../../../db';
 import { infraSimMachines } from '../../../db/schema';
 import { newId } from '../../../db/schema/ids';
-import { getConfig, type INFRA_SIM_OPERATIONS } from '../../config';
-import { AppError, conflict, notFound } from '../../errors';
+import { getConfig, type INFRA_SIM_OPERATIONS } from '../../platform/config';
+import { AppError, conflict, notFound } from '../../platform/errors';
 import type {
   CreateMachineInput,
   InfraAppSize,

@@ -1,8 +1,8 @@
 import { getDb } from '../../../db';
 import { mailMessages } from '../../../db/schema';
 import { newId } from '../../../db/schema/ids';
-import { getConfig } from '../../config';
-import { getLogger } from '../../logger';
+import { getConfig } from '../../platform/config';
+import { getLogger } from '../../platform/logger';
 
 export interface MailMessage {
   to: string;

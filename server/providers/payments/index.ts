@@ -1,4 +1,4 @@
-import { getConfig } from '../../config';
+import { getConfig } from '../../platform/config';
 import { LocalLedgerPayments } from './local';
 import { StripePayments } from './stripe';
 import type { PaymentsProvider } from './types';

@@ -3,7 +3,7 @@ import { getDb, type DbOrTx } from '../../../db';
 import { isUniqueViolation } from '../../../db/errors';
 import { ledgerCustomers, ledgerPaymentIntents, ledgerPaymentMethods, ledgerRefunds } from '../../../db/schema';
 import { newId } from '../../../db/schema/ids';
-import { AppError } from '../../errors';
+import { AppError } from '../../platform/errors';
 import { cardBehaviour, cardBrand, isExpired, normaliseCardNumber, passesLuhn } from './cards';
 import type {
   AttachCardInput,

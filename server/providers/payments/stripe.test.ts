@@ -2,8 +2,8 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '../../../db';
 import { startFakeStripe, type FakeStripe } from '../../../test/fakes/stripeServer';
-import { resetConfigForTests } from '../../config';
-import { AppError } from '../../errors';
+import { resetConfigForTests } from '../../platform/config';
+import { AppError } from '../../platform/errors';
 import { getPaymentsProvider } from './index';
 import { StripePayments } from './stripe';
 

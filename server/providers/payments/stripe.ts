@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import type { DbOrTx } from '../../../db';
-import { AppError } from '../../errors';
+import { AppError } from '../../platform/errors';
 import type {
   AttachCardInput,
   CardSetup,

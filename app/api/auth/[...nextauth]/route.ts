@@ -1,5 +1,5 @@
 import NextAuth from 'next-auth';
-import { getAuthOptions } from '@/server/auth/nextAuthOptions';
+import { getAuthOptions } from '@/server/platform/auth/nextAuthOptions';
 
 export const runtime = 'nodejs';
 

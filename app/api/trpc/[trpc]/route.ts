@@ -1,7 +1,7 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
-import { createRequestContext } from '@/server/context';
-import { AppError } from '@/server/errors';
-import { appRouter } from '@/server/routers/_app';
+import { createRequestContext } from '@/server/platform/context';
+import { AppError } from '@/server/platform/errors';
+import { appRouter } from '@/server/app';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

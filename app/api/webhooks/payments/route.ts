@@ -1,9 +1,9 @@
-import { getConfig } from '@/server/config';
-import { AppError, toAppError } from '@/server/errors';
-import { getLogger } from '@/server/logger';
+import { getConfig } from '@/server/platform/config';
+import { AppError, toAppError } from '@/server/platform/errors';
+import { getLogger } from '@/server/platform/logger';
 import { verifyWebhookSignature, type SignatureCheck } from '@/server/providers/payments/webhookSignature';
-import { errorResponse, MAX_BODY_BYTES } from '@/server/rest/handler';
-import { recordPaymentEvent } from '@/server/services/paymentEvents';
+import { errorResponse, MAX_BODY_BYTES } from '@/server/platform/rest/handler';
+import { recordPaymentEvent } from '@/server/domains/billing/paymentEvents';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

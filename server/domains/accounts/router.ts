@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { accountNameInput, changePasswordInput, completeResetInput, restoreInput, signUpInput } from './schema';
+import * as accounts from './service';
+import { authedProcedure, publicProcedure, router } from '../../platform/trpc';
+
+const TAGS = ['Accounts'];
+const userSchema = z.object({ id: z.string(), email: z.string(), name: z.string() });
+
+export const accountsRouter = router({
+  create: publicProcedure
+    .meta({
+      openapi: { method: 'POST', path: '/accounts', tags: TAGS, summary: 'Create an account', description: 'Public. A payment-processor customer is created and linked in the same transaction; no card is collected. 409 CONFLICT when the email is taken.', protect: false },
+      successStatus: 201,
+    })
+    .input(signUpInput)
+    .output(z.object({ user: userSchema }))
+    .mutation(async ({ input }) => ({ user: await accounts.createAccount(input) })),
+
+  restore: publicProcedure
+    .meta({
+      openapi: { method: 'POST', path: '/accounts/restore', tags: TAGS, summary: 'Request a password reset', description: 'Public. Always answers data: null whether or not the email has an account; emails a single-use link. 5 attempts per client address per 10 minutes, then 429 RATE_LIMITED with Retry-After.', protect: false },
+    })
+    .input(restoreInput)
+    .output(z.null())
+    .mutation(async ({ ctx, input }) => {
+      await accounts.requestPasswordReset({ ...input, ip: ctx.ip });
+      return null;
+    }),
+
+  completeRestore: publicProcedure
+    .meta({
+      openapi: { method: 'POST', path: '/accounts/restore/complete', tags: TAGS, summary: 'Choose a new password with a reset token', description: 'Public. The token from the reset email works once and expires; every existing session of the account ends.', protect: false },
+    })
+    .input(completeResetInput)
+    .output(z.null())
+    .mutation(async ({ input }) => {
+      await accounts.completePasswordReset(input.token, input.password);
+      return null;
+    }),
+
+  me: authedProcedure
+    .meta({
+      openapi: { method: 'GET', path: '/account', tags: TAGS, summary: 'The signed-in account' },
+      sessionOnly: true,
+    })
+    .input(z.object({}))
+    .output(userSchema)
+    .query(({ ctx }) => accounts.getAccount(ctx.actor.userId)),
+
+  updateName: authedProcedure
+    .meta({
+      openapi: { method: 'PATCH', path: '/account', tags: TAGS, summary: 'Change the account name' },
+      sessionOnly: true,
+    })
+    .input(accountNameInput)
+    .output(userSchema)
+    .mutation(({ ctx, input }) => accounts.updateAccountName(ctx.actor.userId, input.name)),
+
+  changePassword: authedProcedure
+    .meta({
+      openapi: { method: 'POST', path: '/account/password', tags: TAGS, summary: 'Change the password', description: 'Ends every session of the account; the panel signs in again.' },
+      sessionOnly: true,
+    })
+    .input(changePasswordInput)
+    .output(z.null())
+    .mutation(async ({ ctx, input }) => {
+      await accounts.changePassword(ctx.actor.userId, input.currentPassword, input.newPassword);
+      return null;
+    }),
+});

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { emailSchema, passwordSchema, personNameSchema } from '../../platform/schemas';
+
+export const signUpInput = z.object({ name: personNameSchema, email: emailSchema, password: passwordSchema });
+export const restoreInput = z.object({
+  email: emailSchema,
+  locale: z
+    .string()
+    .min(2)
+    .max(35)
+    .regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/, 'locale must be a language tag such as en or en-GB')
+    .default('en'),
+});
+export const completeResetInput = z.object({ token: z.string().min(20).max(200), password: passwordSchema });
+export const changePasswordInput = z.object({ currentPassword: z.string().min(1, 'Enter your current password').max(200), newPassword: passwordSchema });
+export const accountNameInput = z.object({ name: personNameSchema });

@@ -1,0 +1,166 @@
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { getDb } from '../../../db';
+import { isUniqueViolation } from '../../../db/errors';
+import { passwordResetTokens, users } from '../../../db/schema';
+import { newId } from '../../../db/schema/ids';
+import { dummyPasswordHash, hashPassword, verifyPassword } from '../../platform/auth/passwords';
+import { generateOneTimeToken, sha256Hex } from '../../platform/auth/tokens';
+import { getConfig } from '../../platform/config';
+import { AppError } from '../../platform/errors';
+import { getLogger } from '../../platform/logger';
+import { getMailer, type MailMessage } from '../../providers/mailer';
+import { getPaymentsProvider } from '../../providers/payments';
+import { consumeRateLimit } from '../../platform/rateLimit';
+
+export interface AccountView {
+  id: string;
+  email: string;
+  name: string;
+}
+
+/** Creates the user and their payment-processor customer in one transaction. */
+export async function createAccount(input: { name: string; email: string; password: string }): Promise<AccountView> {
+  const email = input.email.trim().toLowerCase();
+  const passwordHash = await hashPassword(input.password);
+  const db = await getDb();
+  try {
+    return await db.transaction(async (tx) => {
+      const id = newId('usr');
+      await tx.insert(users).values({ id, email, name: input.name, passwordHash });
+      const { customerId } = await getPaymentsProvider().createCustomer(
+        { email, name: input.name, idempotencyKey: `customer:${id}` },
+        tx,
+      );
+      await tx.update(users).set({ paymentCustomerId: customerId }).where(eq(users.id, id));
+      return { id, email, name: input.name };
+    });
+  } catch (err) {
+    if (isUniqueViolation(err, 'users_email_lower_key')) {
+      throw new AppError('CONFLICT', 'An account with this email already exists');
+    }
+    throw err;
+  }
+}
+
+/** Checks a sign-in; the same work is done for unknown emails so timing does not tell them apart. */
+export async function verifyCredentials(
+  emailInput: string,
+  password: string,
+): Promise<(AccountView & { sessionVersion: number }) | null> {
+  const db = await getDb();
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = ${emailInput.trim().toLowerCase()}`)
+    .limit(1);
+  const ok = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), password);
+  if (!user || !ok) return null;
+  return { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion };
+}
+
+export async function getAccount(userId: string): Promise<AccountView> {
+  const db = await getDb();
+  const [user] = await db
+    .select({ id: users.id, email: users.email, name: users.name })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
+  if (!user) throw new AppError('NOT_FOUND', 'Account not found');
+  return user;
+}
+
+export async function updateAccountName(userId: string, name: string): Promise<AccountView> {
+  const db = await getDb();
+  const [user] = await db
+    .update(users)
+    .set({ name, updatedAt: new Date() })
+    .where(eq(users.id, userId))
+    .returning({ id: users.id, email: users.email, name: users.name });
+  if (!user) throw new AppError('NOT_FOUND', 'Account not found');
+  return user;
+}
+
+/** Changes the password and ends every other session (their session version no longer matches). */
+export async function changePassword(userId: string, currentPassword: string, newPassword: string): Promise<{ sessionVersion: number }> {
+  const db = await getDb();
+  const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (!user) throw new AppError('NOT_FOUND', 'Account not found');
+  if (!(await verifyPassword(user.passwordHash, currentPassword))) {
+    throw new AppError('VALIDATION_ERROR', 'currentPassword: The current password is not correct');
+  }
+  const passwordHash = await hashPassword(newPassword);
+  const [row] = await db
+    .update(users)
+    .set({ passwordHash, sessionVersion: sql`${users.sessionVersion} + 1`, updatedAt: new Date() })
+    .where(eq(users.id, userId))
+    .returning({ sessionVersion: users.sessionVersion });
+  return { sessionVersion: row!.sessionVersion };
+}
+
+export const RESTORE_LIMIT = { limit: 5, windowSeconds: 10 * 60 } as const;
+
+/**
+ * Starts a password reset. Always succeeds from the caller's point of view so it never reveals
+ * whether an email has an account; limited to 5 attempts per client address per 10 minutes.
+ */
+export async function requestPasswordReset(input: { email: string; locale: string; ip: string }): Promise<void> {
+  await consumeRateLimit({ key: `restore:ip:${input.ip}`, ...RESTORE_LIMIT });
+  const db = await getDb();
+  const email = input.email.trim().toLowerCase();
+  const [user] = await db
+    .select({ id: users.id, name: users.name, email: users.email })
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email}`)
+    .limit(1);
+  if (!user) return;
+  const config = getConfig();
+  const { token, hash } = generateOneTimeToken();
+  const expiresAt = new Date(Date.now() + config.PASSWORD_RESET_TTL_MINUTES * 60_000);
+  await db.insert(passwordResetTokens).values({ id: newId('prt'), userId: user.id, tokenHash: hash, expiresAt });
+  const link = `${config.APP_URL}/reset-password/${token}`;
+  await sendQuietly({
+    to: user.email,
+    subject: 'Reset your password',
+    text: [
+      `Hello ${user.name},`,
+      '',
+      'Someone asked to reset the password of your account. To choose a new password, open:',
+      link,
+      '',
+      `The link works once and expires in ${config.PASSWORD_RESET_TTL_MINUTES} minutes. If you did not ask for this, ignore this email.`,
+    ].join('\n'),
+  });
+}
+
+/** The answer to a reset request never depends on delivery; a failed send is logged for operators. */
+async function sendQuietly(message: MailMessage): Promise<void> {
+  try {
+    await getMailer().send(message);
+  } catch (err) {
+    getLogger().error({ err, to: message.to }, 'password reset email could not be sent');
+  }
+}
+
+/** Completes a reset: the token is single-use, and every existing session ends. */
+export async function completePasswordReset(token: string, newPassword: string): Promise<void> {
+  const db = await getDb();
+  const passwordHash = await hashPassword(newPassword);
+  await db.transaction(async (tx) => {
+    const [claimed] = await tx
+      .update(passwordResetTokens)
+      .set({ usedAt: new Date() })
+      .where(
+        and(
+          eq(passwordResetTokens.tokenHash, sha256Hex(token)),
+          isNull(passwordResetTokens.usedAt),
+          gt(passwordResetTokens.expiresAt, new Date()),
+        ),
+      )
+      .returning({ userId: passwordResetTokens.userId });
+    if (!claimed) throw new AppError('BAD_REQUEST', 'This reset link is invalid, already used or expired; ask for a new one');
+    await tx
+      .update(users)
+      .set({ passwordHash, sessionVersion: sql`${users.sessionVersion} + 1`, updatedAt: new Date() })
+      .where(eq(users.id, claimed.userId));
+  });
+}

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { isoDateTime } from '../../platform/schemas';
+
+const currentYear = new Date().getUTCFullYear();
+
+/** Local mode: card details of a test card. The number is checked and never stored whole. */
+export const localCardInput = z.object({
+  cardNumber: z
+    .string()
+    .transform((v) => v.replace(/[\s-]/g, ''))
+    .pipe(z.string().regex(/^\d{12,19}$/, 'Card number must be 12 to 19 digits')),
+  expMonth: z.coerce.number().int().min(1, 'Expiry month must be 1 to 12').max(12, 'Expiry month must be 1 to 12'),
+  expYear: z.coerce.number().int().min(2000).max(currentYear + 30, 'Expiry year is too far ahead'),
+  cvc: z.string().regex(/^\d{3,4}$/, 'CVC must be 3 or 4 digits'),
+  country: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, 'Country must be a two-letter ISO code')
+    .transform((v) => v.toUpperCase())
+    .optional(),
+});
+
+/** Processor mode: a card saved by the processor's own form (a SetupIntent). */
+export const processorCardInput = z.object({ paymentMethodId: z.string().min(3).max(255) });
+
+export const cardSchema = z
+  .object({
+    id: z.string(),
+    brand: z.string(),
+    last4: z.string(),
+    expMonth: z.number().int(),
+    expYear: z.number().int(),
+    isDefault: z.boolean(),
+  })
+  .meta({ id: 'PaymentMethod' });
+
+export const previewSchema = z
+  .object({
+    subtotal: z.number().int(),
+    tax: z.number().int().nullable().describe('Null when the tax location is unknown'),
+    creditApplied: z.number().int(),
+    dueToday: z.number().int(),
+    monthly: z.number().int(),
+    currency: z.string(),
+    nextBillingDate: isoDateTime,
+  })
+  .meta({ id: 'ChargePreview', description: 'Amounts in minor units' });
+
+export const tierChangePreviewSchema = previewSchema
+  .extend({
+    direction: z.enum(['upgrade', 'downgrade']),
+    creditBack: z.number().int(),
+    currentMonthly: z.number().int(),
+  })
+  .meta({ id: 'TierChangePreview' });
+
+const userSummary = z.object({ id: z.string(), name: z.string(), email: z.string() });
+
+export const billingOverviewSchema = z.object({
+  biller: userSummary,
+  billingEmail: z.string().describe("The project's billing email, or the biller's account email when unset"),
+  defaultPaymentMethod: cardSchema.nullable(),
+  creditBalance: z.number().int(),
+  currency: z.string(),
+  blockedAt: isoDateTime.nullable(),
+  blockedReason: z.string().nullable(),
+  currentMonth: z.object({ month: z.string(), total: z.number().int().describe('Charged so far this month, minor units') }),
+  provider: z.enum(['local', 'stripe']),
+  publishableKey: z.string().nullable().describe('Set in processor mode, for its card form'),
+});
+
+export const invoiceLineSchema = z.object({ id: z.string(), category: z.string(), description: z.string(), amount: z.number().int() });
+
+export const invoiceSchema = z
+  .object({
+    id: z.string(),
+    period: z.string(),
+    status: z.enum(['open', 'paid', 'failed']),
+    subtotal: z.number().int(),
+    tax: z.number().int().nullable(),
+    creditApplied: z.number().int(),
+    total: z.number().int(),
+    currency: z.string(),
+    failureCode: z.string().nullable(),
+    createdAt: isoDateTime,
+    paidAt: isoDateTime.nullable(),
+  })
+  .meta({ id: 'Invoice' });
+
+export const invoiceWithLinesSchema = invoiceSchema.extend({ lines: z.array(invoiceLineSchema) });

@@ -1,0 +1,407 @@
+import { count, desc, eq, sql } from 'drizzle-orm';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { getDb } from '../../../db';
+import { events, invitations, mailMessages, memberships } from '../../../db/schema';
+import { getConfig } from '../../platform/config';
+import { EXPIRE_INVITATION } from './jobs';
+import { databaseFingerprint, queryRows } from '../../../test/db';
+import { api, createApiKey, createProject, createUser, expectError, type TestUser } from '../../../test/helpers';
+import { addMember, backdateInvitation, invite, storedInvitation, storedRole, type InvitationData } from '../../../test/membersHelpers';
+import { maskEmail } from './service';
+
+interface ReceivedInvitation {
+  id: string;
+  project: { id: string; name: string; slug: string };
+  role: string;
+  invitedBy: { id: string; name: string; email: string };
+  expiresAt: string;
+  createdAt: string;
+}
+
+interface PublicInvitation {
+  id: string;
+  project: { name: string };
+  role: string;
+  invitedBy: { name: string };
+  email: string;
+  status: string;
+  expiresAt: string;
+}
+
+const invitationsPath = (projectId: string) => `/v1/projects/${projectId}/invitations`;
+
+async function membershipCount(projectId: string): Promise<number> {
+  const db = await getDb();
+  const [row] = await db.select({ n: count() }).from(memberships).where(eq(memberships.projectId, projectId));
+  return row?.n ?? 0;
+}
+
+async function eventTypes(projectId: string): Promise<string[]> {
+  const db = await getDb();
+  const rows = await db.select({ type: events.type }).from(events).where(eq(events.projectId, projectId));
+  return rows.map((r) => r.type);
+}
+
+describe('invitations', () => {
+  let owner: TestUser;
+  let invitee: TestUser;
+  let projectId: string;
+  let projectName: string;
+  let projectSlug: string;
+
+  beforeEach(async () => {
+    owner = await createUser('Olive Owner');
+    invitee = await createUser('Ivy Invitee');
+    projectName = `Acme ${Math.random().toString(36).slice(2, 7)}`;
+    ({ projectId, projectSlug } = await createProject(owner, projectName));
+  });
+
+  describe('create', () => {
+    it('answers 201 with the invitation, mails the link and schedules the expiry', async () => {
+      const before = Date.now();
+      const res = await invite(owner, projectId, invitee.email.toUpperCase(), 'member');
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ success: true });
+      const invitation = res.data;
+      expect(invitation).toEqual({
+        id: expect.stringMatching(/^inv_/),
+        projectId,
+        email: invitee.email,
+        role: 'member',
+        status: 'PENDING',
+        expiresAt: expect.any(String),
+        createdAt: expect.any(String),
+        invitedBy: { id: owner.id, name: 'Olive Owner', email: owner.email },
+      });
+      const ttl = getConfig().INVITATION_TTL_HOURS * 3_600_000;
+      expect(new Date(invitation.expiresAt).getTime()).toBeGreaterThanOrEqual(before + ttl);
+      expect(new Date(invitation.expiresAt).getTime()).toBeLessThanOrEqual(Date.now() + ttl);
+
+      const db = await getDb();
+      const mails = await db.select().from(mailMessages).where(eq(mailMessages.to, invitee.email));
+      expect(mails).toHaveLength(1);
+      expect(mails[0]!.subject).toBe(`Olive Owner invited you to ${projectName}`);
+      expect(mails[0]!.text).toContain(`${getConfig().APP_URL}/invitations/${invitation.id}`);
+
+      const jobs = await queryRows<{ start_after: string | Date }>(
+        sql`select start_after from pgboss.job where name = ${EXPIRE_INVITATION} and data->>'invitationId' = ${invitation.id}`,
+      );
+      expect(jobs).toHaveLength(1);
+      expect(new Date(jobs[0]!.start_after).toISOString()).toBe(invitation.expiresAt);
+
+      expect(await eventTypes(projectId)).toContain('invitation.created');
+    });
+
+    it('lets an admin invite, with an API key holding members:read and members:write', async () => {
+      const admin = await createUser();
+      await addMember(owner, projectId, admin, 'admin');
+      const key = await createApiKey(admin, projectId, ['members:read', 'members:write']);
+      const res = await api<InvitationData>('POST', invitationsPath(projectId), { key: key.key, body: { email: 'new@example.com', role: 'admin' } });
+      expect(res.status).toBe(201);
+      expect(res.data.invitedBy.id).toBe(admin.id);
+
+      const readOnly = await createApiKey(owner, projectId, ['members:read']);
+      const refused = await api('POST', invitationsPath(projectId), { key: readOnly.key, body: { email: 'other@example.com', role: 'viewer' } });
+      expectError(refused, 403, 'FORBIDDEN');
+    });
+
+    it('refuses members, viewers, outsiders and anonymous callers', async () => {
+      const member = await createUser();
+      const viewer = await createUser();
+      const outsider = await createUser();
+      await addMember(owner, projectId, member, 'member');
+      await addMember(owner, projectId, viewer, 'viewer');
+      const before = await databaseFingerprint();
+
+      expectError(await invite(member, projectId, 'x@example.com', 'viewer'), 403, 'FORBIDDEN');
+      expectError(await invite(viewer, projectId, 'x@example.com', 'viewer'), 403, 'FORBIDDEN');
+      expectError(await invite(outsider, projectId, 'x@example.com', 'viewer'), 403, 'FORBIDDEN');
+      expectError(await api('POST', invitationsPath(projectId), { body: { email: 'x@example.com', role: 'viewer' } }), 401, 'UNAUTHORIZED');
+      expect(await databaseFingerprint()).toEqual(before);
+    });
+
+    it('answers 422 for a bad email or role', async () => {
+      const before = await databaseFingerprint();
+      expectError(await api('POST', invitationsPath(projectId), { cookie: owner.cookie, body: { email: 'not-an-email', role: 'member' } }), 422, 'VALIDATION_ERROR');
+      expectError(await api('POST', invitationsPath(projectId), { cookie: owner.cookie, body: { email: 'a@example.com', role: 'owner' } }), 422, 'VALIDATION_ERROR');
+      expectError(await api('POST', invitationsPath(projectId), { cookie: owner.cookie, body: { email: 'a@example.com', role: 'boss' } }), 422, 'VALIDATION_ERROR');
+      expectError(await api('POST', invitationsPath(projectId), { cookie: owner.cookie, body: { role: 'member' } }), 422, 'VALIDATION_ERROR');
+      expect(await databaseFingerprint()).toEqual(before);
+    });
+
+    it('answers 409 for a second pending invitation to the same address, in any letter case', async () => {
+      await invite(owner, projectId, 'dup@example.com', 'viewer').then((r) => r.data);
+      const before = await databaseFingerprint();
+      const again = await invite(owner, projectId, 'DUP@Example.com', 'admin');
+      expectError(again, 409, 'CONFLICT');
+      expect(await databaseFingerprint()).toEqual(before);
+
+      const otherProject = (await createProject(owner)).projectId;
+      expect((await invite(owner, otherProject, 'dup@example.com', 'viewer')).status).toBe(201);
+    });
+
+    it('answers 409 when the address belongs to a member', async () => {
+      const before = await databaseFingerprint();
+      const conflict = await invite(owner, projectId, owner.email.toUpperCase(), 'admin');
+      expectError(conflict, 409, 'CONFLICT');
+      expect(conflict.body).toMatchObject({ error: { message: expect.stringContaining('already a member') } });
+      expect(await databaseFingerprint()).toEqual(before);
+    });
+
+    it('lets an expired invitation be replaced even before the sweep ran', async () => {
+      const first = (await invite(owner, projectId, invitee.email, 'viewer')).data;
+      await backdateInvitation(first.id);
+      const second = await invite(owner, projectId, invitee.email, 'member');
+      expect(second.status).toBe(201);
+      expect((await storedInvitation(first.id))?.status).toBe('EXPIRED');
+    });
+  });
+
+  describe('listForProject', () => {
+    it('lists pending, unexpired invitations newest first', async () => {
+      const a = (await invite(owner, projectId, 'a@example.com', 'viewer')).data;
+      const b = (await invite(owner, projectId, 'b@example.com', 'member')).data;
+      const expired = (await invite(owner, projectId, 'c@example.com', 'member')).data;
+      const revoked = (await invite(owner, projectId, 'd@example.com', 'member')).data;
+      await backdateInvitation(expired.id);
+      await api('DELETE', `${invitationsPath(projectId)}/${revoked.id}`, { cookie: owner.cookie });
+
+      const res = await api<InvitationData[]>('GET', invitationsPath(projectId), { cookie: owner.cookie });
+      expect(res.status).toBe(200);
+      expect(res.data.map((i) => i.id)).toEqual([b.id, a.id]);
+      expect(res.data[0]).toEqual(b);
+    });
+
+    it('is for owners and admins only', async () => {
+      const member = await createUser();
+      await addMember(owner, projectId, member, 'member');
+      expectError(await api('GET', invitationsPath(projectId), { cookie: member.cookie }), 403, 'FORBIDDEN');
+      const key = await createApiKey(owner, projectId, ['members:read']);
+      expect((await api('GET', invitationsPath(projectId), { key: key.key })).status).toBe(200);
+    });
+  });
+
+  describe('revoke', () => {
+    it('answers 204, marks it REVOKED, and the link stops working', async () => {
+      const invitation = (await invite(owner, projectId, invitee.email, 'member')).data;
+      const res = await api('DELETE', `${invitationsPath(projectId)}/${invitation.id}`, { cookie: owner.cookie });
+      expect(res.status).toBe(204);
+      expect(res.body).toBeNull();
+      expect((await storedInvitation(invitation.id))?.status).toBe('REVOKED');
+      expect(await eventTypes(projectId)).toContain('invitation.revoked');
+
+      expectError(await api('DELETE', `${invitationsPath(projectId)}/${invitation.id}`, { cookie: owner.cookie }), 404, 'NOT_FOUND');
+      const accept = await api('POST', `/v1/invitations/${invitation.id}/accept`, { cookie: invitee.cookie });
+      expectError(accept, 409, 'CONFLICT');
+      expect(await storedRole(projectId, invitee.id)).toBeNull();
+    });
+
+    it('answers 404 for an invitation of another project and refuses non-admins', async () => {
+      const invitation = (await invite(owner, projectId, invitee.email, 'member')).data;
+      const other = await createUser();
+      const otherProject = (await createProject(other)).projectId;
+      expectError(await api('DELETE', `${invitationsPath(otherProject)}/${invitation.id}`, { cookie: other.cookie }), 404, 'NOT_FOUND');
+      expectError(await api('DELETE', `${invitationsPath(projectId)}/inv_unknown`, { cookie: owner.cookie }), 404, 'NOT_FOUND');
+
+      const member = await createUser();
+      await addMember(owner, projectId, member, 'member');
+      const before = await databaseFingerprint();
+      expectError(await api('DELETE', `${invitationsPath(projectId)}/${invitation.id}`, { cookie: member.cookie }), 403, 'FORBIDDEN');
+      expect(await databaseFingerprint()).toEqual(before);
+      expect((await storedInvitation(invitation.id))?.status).toBe('PENDING');
+    });
+  });
+
+  describe('listMine', () => {
+    it("lists the caller's pending invitations newest first, matching the email case-insensitively", async () => {
+      const second = await createProject(owner);
+      const third = await createProject(owner);
+      const first = (await invite(owner, projectId, invitee.email.toUpperCase(), 'viewer')).data;
+      const newer = (await invite(owner, second.projectId, invitee.email, 'admin')).data;
+      const stale = (await invite(owner, third.projectId, invitee.email, 'member')).data;
+      await backdateInvitation(stale.id);
+      await invite(owner, projectId, 'someone-else@example.com', 'viewer');
+
+      const res = await api<ReceivedInvitation[]>('GET', '/v1/invitations', { cookie: invitee.cookie });
+      expect(res.status).toBe(200);
+      expect(res.data.map((i) => i.id)).toEqual([newer.id, first.id]);
+      expect(res.data[1]).toEqual({
+        id: first.id,
+        project: { id: projectId, name: projectName, slug: projectSlug },
+        role: 'viewer',
+        invitedBy: { id: owner.id, name: 'Olive Owner', email: owner.email },
+        expiresAt: first.expiresAt,
+        createdAt: first.createdAt,
+      });
+      expect((await api<ReceivedInvitation[]>('GET', '/v1/invitations', { cookie: owner.cookie })).data).toEqual([]);
+    });
+
+    it('refuses API keys and anonymous callers', async () => {
+      const key = await createApiKey(owner, projectId, ['members:read', 'members:write']);
+      expectError(await api('GET', '/v1/invitations', { key: key.key }), 403, 'FORBIDDEN');
+      expectError(await api('GET', '/v1/invitations'), 401, 'UNAUTHORIZED');
+    });
+  });
+
+  describe('getPublic', () => {
+    it('shows masked details without authentication', async () => {
+      const invitation = (await invite(owner, projectId, 'alice@example.com', 'admin')).data;
+      const res = await api<PublicInvitation>('GET', `/v1/invitations/${invitation.id}`);
+      expect(res.status).toBe(200);
+      expect(res.data).toEqual({
+        id: invitation.id,
+        project: { name: projectName },
+        role: 'admin',
+        invitedBy: { name: 'Olive Owner' },
+        email: 'a***@example.com',
+        status: 'PENDING',
+        expiresAt: invitation.expiresAt,
+      });
+    });
+
+    it('reports EXPIRED once past expiry, before any sweep', async () => {
+      const invitation = (await invite(owner, projectId, invitee.email, 'member')).data;
+      await backdateInvitation(invitation.id);
+      expect((await api<PublicInvitation>('GET', `/v1/invitations/${invitation.id}`)).data.status).toBe('EXPIRED');
+      expect((await storedInvitation(invitation.id))?.status).toBe('PENDING');
+    });
+
+    it('answers 404 for an unknown invitation', async () => {
+      expectError(await api('GET', '/v1/invitations/inv_doesnotexist'), 404, 'NOT_FOUND');
+    });
+
+    it('masks addresses', () => {
+      expect(maskEmail('alice@example.com')).toBe('a***@example.com');
+      expect(maskEmail('b@x.io')).toBe('b***@x.io');
+    });
+  });
+
+  describe('accept', () => {
+    it('joins the project: the member is listed and the project appears for the invitee', async () => {
+      const invitation = (await invite(owner, projectId, invitee.email, 'member')).data;
+      const res = await api<{ projectId: string; projectSlug: string; role: string }>('POST', `/v1/invitations/${invitation.id}/accept`, { cookie: invitee.cookie });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ success: true, data: { projectId, projectSlug, role: 'member' } });
+
+      const stored = await storedInvitation(invitation.id);
+      expect(stored?.status).toBe('ACCEPTED');
+      expect(stored?.respondedAt).toBeInstanceOf(Date);
+      expect(await eventTypes(projectId)).toEqual(expect.arrayContaining(['invitation.accepted', 'member.joined']));
+
+      const members = await api<Array<{ userId: string; role: string; isBiller: boolean }>>('GET', `/v1/projects/${projectId}/members`, { cookie: owner.cookie });
+      expect(members.data).toEqual([
+        expect.objectContaining({ userId: owner.id, role: 'owner', isBiller: true }),
+        expect.objectContaining({ userId: invitee.id, role: 'member', isBiller: false, email: invitee.email, name: 'Ivy Invitee' }),
+      ]);
+      const projects = await api<Array<{ id: string; role: string; _count: { members: number } }>>('GET', '/v1/projects', { cookie: invitee.cookie });
+      expect(projects.data).toEqual([expect.objectContaining({ id: projectId, role: 'member', _count: expect.objectContaining({ members: 2 }) })]);
+      expect((await api<ReceivedInvitation[]>('GET', '/v1/invitations', { cookie: invitee.cookie })).data).toEqual([]);
+      expect((await api<PublicInvitation>('GET', `/v1/invitations/${invitation.id}`)).data.status).toBe('ACCEPTED');
+    });
+
+    it("refuses someone else's invitation with 403 and changes nothing", async () => {
+      const invitation = (await invite(owner, projectId, invitee.email, 'admin')).data;
+      const intruder = await createUser();
+      const before = await databaseFingerprint();
+      const res = await api('POST', `/v1/invitations/${invitation.id}/accept`, { cookie: intruder.cookie });
+      expectError(res, 403, 'FORBIDDEN');
+      expect(res.body).toMatchObject({ error: { message: 'This invitation was sent to another email address' } });
+      expect(await databaseFingerprint()).toEqual(before);
+    });
+
+    it('answers 409 on a second accept', async () => {
+      const invitation = (await invite(owner, projectId, invitee.email, 'viewer')).data;
+      await api('POST', `/v1/invitations/${invitation.id}/accept`, { cookie: invitee.cookie }).then((r) => r.data);
+      const before = await databaseFingerprint();
+      expectError(await api('POST', `/v1/invitations/${invitation.id}/accept`, { cookie: invitee.cookie }), 409, 'CONFLICT');
+      expect(await databaseFingerprint()).toEqual(before);
+    });
+
+    it('lets only one of two simultaneous accepts through', async () => {
+      const invitation = (await invite(owner, projectId, invitee.email, 'viewer')).data;
+      const results = await Promise.all([
+        api('POST', `/v1/invitations/${invitation.id}/accept`, { cookie: invitee.cookie }),
+        api('POST', `/v1/invitations/${invitation.id}/accept`, { cookie: invitee.cookie }),
+      ]);
+      expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+      expect(await membershipCount(projectId)).toBe(2);
+    });
+
+    it('answers 409 for an expired invitation and changes nothing', async () => {
+      const invitation = (await invite(owner, projectId, invitee.email, 'member')).data;
+      await backdateInvitation(invitation.id);
+      const before = await databaseFingerprint();
+      const res = await api('POST', `/v1/invitations/${invitation.id}/accept`, { cookie: invitee.cookie });
+      expectError(res, 409, 'CONFLICT');
+      expect(res.body).toMatchObject({ error: { message: expect.stringContaining('expired') } });
+      expect(await databaseFingerprint()).toEqual(before);
+    });
+
+    it('answers 409 when the invitee is already a member', async () => {
+      const invitation = (await invite(owner, projectId, invitee.email, 'member')).data;
+      // Joining by another path between invitation and acceptance cannot be reached through the
+      // API alone, so the membership is written directly.
+      const db = await getDb();
+      await db.insert(memberships).values({ projectId, userId: invitee.id, role: 'viewer' });
+      const before = await databaseFingerprint();
+      expectError(await api('POST', `/v1/invitations/${invitation.id}/accept`, { cookie: invitee.cookie }), 409, 'CONFLICT');
+      expect(await databaseFingerprint()).toEqual(before);
+    });
+
+    it('answers 404 for an unknown invitation and refuses API keys and anonymous callers', async () => {
+      expectError(await api('POST', '/v1/invitations/inv_doesnotexist/accept', { cookie: invitee.cookie }), 404, 'NOT_FOUND');
+      const invitation = (await invite(owner, projectId, owner.email.replace('@', '+x@'), 'member')).data;
+      const key = await createApiKey(owner, projectId, ['members:read', 'members:write']);
+      expectError(await api('POST', `/v1/invitations/${invitation.id}/accept`, { key: key.key }), 403, 'FORBIDDEN');
+      expectError(await api('POST', `/v1/invitations/${invitation.id}/accept`), 401, 'UNAUTHORIZED');
+      expect((await storedInvitation(invitation.id))?.status).toBe('PENDING');
+    });
+  });
+
+  describe('reject', () => {
+    it('answers data null and marks it REJECTED', async () => {
+      const invitation = (await invite(owner, projectId, invitee.email, 'member')).data;
+      const res = await api('POST', `/v1/invitations/${invitation.id}/reject`, { cookie: invitee.cookie });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ success: true, data: null });
+      const stored = await storedInvitation(invitation.id);
+      expect(stored?.status).toBe('REJECTED');
+      expect(stored?.respondedAt).toBeInstanceOf(Date);
+      expect(await eventTypes(projectId)).toContain('invitation.rejected');
+      expect(await storedRole(projectId, invitee.id)).toBeNull();
+
+      expectError(await api('POST', `/v1/invitations/${invitation.id}/reject`, { cookie: invitee.cookie }), 409, 'CONFLICT');
+      expectError(await api('POST', `/v1/invitations/${invitation.id}/accept`, { cookie: invitee.cookie }), 409, 'CONFLICT');
+      expect(await storedRole(projectId, invitee.id)).toBeNull();
+    });
+
+    it("refuses someone else's, expired or unknown invitations", async () => {
+      const invitation = (await invite(owner, projectId, invitee.email, 'member')).data;
+      const intruder = await createUser();
+      const before = await databaseFingerprint();
+      expectError(await api('POST', `/v1/invitations/${invitation.id}/reject`, { cookie: intruder.cookie }), 403, 'FORBIDDEN');
+      expect(await databaseFingerprint()).toEqual(before);
+
+      await backdateInvitation(invitation.id);
+      const expired = await databaseFingerprint();
+      expectError(await api('POST', `/v1/invitations/${invitation.id}/reject`, { cookie: invitee.cookie }), 409, 'CONFLICT');
+      expect(await databaseFingerprint()).toEqual(expired);
+
+      expectError(await api('POST', '/v1/invitations/inv_doesnotexist/reject', { cookie: invitee.cookie }), 404, 'NOT_FOUND');
+    });
+  });
+
+  it('keeps a new invitation after an answered one for the same address', async () => {
+    const first = (await invite(owner, projectId, invitee.email, 'member')).data;
+    await api('POST', `/v1/invitations/${first.id}/reject`, { cookie: invitee.cookie }).then((r) => r.data);
+    const second = await invite(owner, projectId, invitee.email, 'viewer');
+    expect(second.status).toBe(201);
+    const db = await getDb();
+    const rows = await db
+      .select({ status: invitations.status })
+      .from(invitations)
+      .where(sql`${invitations.projectId} = ${projectId} and lower(${invitations.email}) = ${invitee.email}`)
+      .orderBy(desc(invitations.createdAt));
+    expect(rows.map((r) => r.status)).toEqual(['PENDING', 'REJECTED']);
+  });
+});

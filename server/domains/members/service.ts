@@ -1,0 +1,184 @@
+import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { getDb, type DbOrTx, type Tx } from '../../../db';
+import { apiKeys, memberships, projects, users } from '../../../db/schema';
+import { roleAtLeast, type ProjectRole } from '../../platform/auth/roles';
+import { AppError } from '../../platform/errors';
+import { emit } from '../../platform/events';
+import { registerResourceCounter } from '../../platform/counters';
+
+export interface MemberView {
+  userId: string;
+  name: string;
+  email: string;
+  role: ProjectRole;
+  joinedAt: string;
+  isBiller: boolean;
+}
+
+registerResourceCounter({
+  counter: 'members',
+  label: 'member',
+  blocksProjectDeletion: false,
+  table: memberships,
+  projectIdColumn: memberships.projectId,
+});
+
+/** Members of the project: owners first, then in the order they joined. */
+export async function listMembers(projectId: string): Promise<MemberView[]> {
+  const db = await getDb();
+  return selectMembers(db, projectId);
+}
+
+/**
+ * Changes a member's role. Only an owner may grant the owner role or change an owner's role, and
+ * the last owner cannot be demoted. Runs with the project row locked so two owners demoting each
+ * other at once cannot leave the project without one.
+ */
+export async function updateMemberRole(input: {
+  projectId: string;
+  actorUserId: string;
+  userId: string;
+  role: ProjectRole;
+}): Promise<MemberView> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    await lockProject(tx, input.projectId);
+    const actorRole = await roleOf(tx, input.projectId, input.actorUserId);
+    const targetRole = await roleOf(tx, input.projectId, input.userId);
+    if (!targetRole) throw new AppError('NOT_FOUND', 'Member not found');
+    if (!actorRole || !roleAtLeast(actorRole, 'admin')) {
+      throw new AppError('FORBIDDEN', "Changing a member's role needs the owner or admin role");
+    }
+    if (actorRole !== 'owner' && (input.role === 'owner' || targetRole === 'owner')) {
+      throw new AppError('FORBIDDEN', "Only an owner can grant the owner role or change an owner's role");
+    }
+    if (targetRole === input.role) return memberView(tx, input.projectId, input.userId);
+    if (targetRole === 'owner' && (await ownerCount(tx, input.projectId)) <= 1) {
+      throw new AppError('CONFLICT', 'This member is the last owner of the project; make another member an owner first');
+    }
+    await tx
+      .update(memberships)
+      .set({ role: input.role })
+      .where(and(eq(memberships.projectId, input.projectId), eq(memberships.userId, input.userId)));
+    await emit(tx, input.projectId, 'member.role_changed', {
+      userId: input.userId,
+      from: targetRole,
+      to: input.role,
+      by: input.actorUserId,
+    });
+    return memberView(tx, input.projectId, input.userId);
+  });
+}
+
+/**
+ * Removes a member, or lets the caller leave when they remove themselves. Removing someone else
+ * needs owner or admin, and only an owner may remove an owner. The last owner and the member who
+ * holds billing cannot go. The keys the member created for the project are revoked with the
+ * membership, so they stay dead even if the person is invited back later.
+ */
+export async function removeMember(input: { projectId: string; actorUserId: string; userId: string }): Promise<void> {
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    const project = await lockProject(tx, input.projectId);
+    const actorRole = await roleOf(tx, input.projectId, input.actorUserId);
+    const targetRole = await roleOf(tx, input.projectId, input.userId);
+    if (!targetRole) throw new AppError('NOT_FOUND', 'Member not found');
+    const leaving = input.userId === input.actorUserId;
+    if (!leaving) {
+      if (!actorRole || !roleAtLeast(actorRole, 'admin')) {
+        throw new AppError('FORBIDDEN', 'Removing another member needs the owner or admin role');
+      }
+      if (targetRole === 'owner' && actorRole !== 'owner') {
+        throw new AppError('FORBIDDEN', 'Only an owner can remove an owner');
+      }
+    }
+    if (targetRole === 'owner' && (await ownerCount(tx, input.projectId)) <= 1) {
+      throw new AppError(
+        'CONFLICT',
+        leaving
+          ? 'You are the last owner of the project; make another member an owner before leaving'
+          : 'This member is the last owner of the project and cannot be removed',
+      );
+    }
+    if (project.billerUserId === input.userId) {
+      throw new AppError(
+        'CONFLICT',
+        leaving
+          ? 'You hold billing for this project; transfer billing to another member before leaving'
+          : 'This member holds billing for the project; billing must be transferred before they can be removed',
+      );
+    }
+    await tx
+      .delete(memberships)
+      .where(and(eq(memberships.projectId, input.projectId), eq(memberships.userId, input.userId)));
+    await tx
+      .update(apiKeys)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(apiKeys.projectId, input.projectId), eq(apiKeys.createdByUserId, input.userId), isNull(apiKeys.revokedAt)));
+    await emit(tx, input.projectId, leaving ? 'member.left' : 'member.removed', {
+      userId: input.userId,
+      role: targetRole,
+      by: input.actorUserId,
+    });
+  });
+}
+
+async function lockProject(tx: Tx, projectId: string): Promise<{ billerUserId: string }> {
+  const [project] = await tx
+    .select({ billerUserId: projects.billerUserId })
+    .from(projects)
+    .where(eq(projects.id, projectId))
+    .for('update');
+  if (!project) throw new AppError('NOT_FOUND', 'Project not found');
+  return project;
+}
+
+async function roleOf(tx: Tx, projectId: string, userId: string): Promise<ProjectRole | null> {
+  const [row] = await tx
+    .select({ role: memberships.role })
+    .from(memberships)
+    .where(and(eq(memberships.projectId, projectId), eq(memberships.userId, userId)));
+  return row?.role ?? null;
+}
+
+async function ownerCount(tx: Tx, projectId: string): Promise<number> {
+  const [row] = await tx
+    .select({ n: count() })
+    .from(memberships)
+    .where(and(eq(memberships.projectId, projectId), eq(memberships.role, 'owner')));
+  return row?.n ?? 0;
+}
+
+async function memberView(tx: Tx, projectId: string, userId: string): Promise<MemberView> {
+  const [member] = await selectMembers(tx, projectId, userId);
+  if (!member) throw new AppError('NOT_FOUND', 'Member not found');
+  return member;
+}
+
+async function selectMembers(db: DbOrTx, projectId: string, onlyUserId?: string): Promise<MemberView[]> {
+  const filter = onlyUserId
+    ? and(eq(memberships.projectId, projectId), eq(memberships.userId, onlyUserId))
+    : eq(memberships.projectId, projectId);
+  const rows = await db
+    .select({
+      userId: memberships.userId,
+      name: users.name,
+      email: users.email,
+      role: memberships.role,
+      joinedAt: memberships.createdAt,
+      billerUserId: projects.billerUserId,
+    })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .innerJoin(projects, eq(projects.id, memberships.projectId))
+    .where(filter)
+    .orderBy(desc(sql`${memberships.role} = 'owner'`), asc(memberships.createdAt), asc(memberships.userId));
+  return rows.map((r) => ({
+    userId: r.userId,
+    name: r.name,
+    email: r.email,
+    role: r.role,
+    joinedAt: r.joinedAt.toISOString(),
+    isBiller: r.billerUserId === r.userId,
+  }));
+}

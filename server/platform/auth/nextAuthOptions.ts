@@ -1,0 +1,51 @@
+import type { NextAuthOptions } from 'next-auth';
+import CredentialsProvider from 'next-auth/providers/credentials';
+import { getConfig } from '../config';
+import { verifyCredentials } from '../../domains/accounts/service';
+import { SESSION_MAX_AGE_SECONDS, sessionCookieName } from './sessionCookie';
+
+/**
+ * The panel signs in with email and password. Sessions are JWTs in an httpOnly SameSite=Lax
+ * cookie carrying the user id and the account's session version; the API checks that version on
+ * every request, so a password change or reset ends every older session.
+ */
+export function getAuthOptions(): NextAuthOptions {
+  const config = getConfig();
+  const secure = config.APP_URL.startsWith('https://');
+  return {
+    secret: config.AUTH_SECRET,
+    session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE_SECONDS },
+    pages: { signIn: '/login' },
+    cookies: {
+      sessionToken: {
+        name: sessionCookieName(),
+        options: { httpOnly: true, sameSite: 'lax', path: '/', secure },
+      },
+    },
+    providers: [
+      CredentialsProvider({
+        name: 'Email and password',
+        credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
+        async authorize(credentials) {
+          if (!credentials?.email || !credentials.password) return null;
+          const user = await verifyCredentials(credentials.email, credentials.password);
+          if (!user) return null;
+          return { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion };
+        },
+      }),
+    ],
+    callbacks: {
+      jwt({ token, user }) {
+        if (user) {
+          token.sub = user.id;
+          token.ver = (user as { sessionVersion?: number }).sessionVersion ?? 1;
+        }
+        return token;
+      },
+      session({ session, token }) {
+        if (session.user && token.sub) (session.user as { id?: string }).id = token.sub;
+        return session;
+      },
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import { sql } from 'drizzle-orm';
+import { getDbHandle } from '../../db';
+import { getLogger } from './logger';
+
+export interface Health {
+  ok: boolean;
+  database: 'up' | 'down';
+  driver?: 'postgres' | 'pglite';
+}
+
+/** Liveness of what the app cannot work without: the database. */
+export async function checkHealth(): Promise<Health> {
+  try {
+    const handle = await getDbHandle();
+    await handle.db.execute(sql`select 1`);
+    return { ok: true, database: 'up', driver: handle.driver };
+  } catch (err) {
+    getLogger().error({ err }, 'health check failed');
+    return { ok: false, database: 'down' };
+  }
+}
