@@ -8,7 +8,8 @@ import { getConfig } from './server/platform/config';
 import { INTERNAL_HEADERS } from './server/platform/context';
 import { startJobs, stopJobs } from './server/platform/jobs';
 import { getLogger } from './server/platform/logger';
-import { handleV1Node, REST_PREFIX } from './server/platform/rest/handler';
+import { restApi } from './server/app';
+import { REST_PREFIX } from './server/platform/rest/handler';
 
 /**
  * Production entry point. /v1/* goes straight to the REST bridge (Next's request handling would
@@ -38,7 +39,7 @@ async function main(): Promise<void> {
     const url = req.url ?? '/';
     if (accessLog.isLevelEnabled('info')) logWhenDone(accessLog, req, res, url);
     if (url === REST_PREFIX || url.startsWith(`${REST_PREFIX}/`) || url.startsWith(`${REST_PREFIX}?`)) {
-      handleV1Node(req, res).catch((err: unknown) => {
+      restApi.handleNode(req, res).catch((err: unknown) => {
         log.error({ err, reqId: req.headers[INTERNAL_HEADERS.requestId] }, 'unhandled REST failure');
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
         res.end('{"success":false,"error":{"code":"INTERNAL_ERROR","message":"Internal server error"}}');
@@ -52,7 +53,7 @@ async function main(): Promise<void> {
   server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
-    log.info({ port, database: config.embeddedDatabase ? 'embedded' : 'postgres', dev }, `ready on ${config.APP_URL}`);
+    log.info({ port, database: config.embeddedDatabase ? 'embedded' : 'postgres', dev, node: process.version }, `ready on ${config.APP_URL} (Node ${process.version})`);
   });
 
   const shutdown = async (signal: string) => {

@@ -1,9 +1,11 @@
 /**
  * Summarises a V8 .cpuprofile (node --cpu-prof) by self time: the functions, and the packages or
  * project files, that the busy CPU time went to. Idle time is left out of the percentages.
- * Also usable alone: `npx tsx bench/profile.ts <file.cpuprofile> [top]`.
+ * Frames in compiled files with a source map beside them (dist/, the server bundle) are charged to
+ * the original TypeScript file and line. Also usable alone: `npx tsx bench/profile.ts <file.cpuprofile> [top]`.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { SourceMap } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -11,6 +13,7 @@ interface CallFrame {
   functionName: string;
   url: string;
   lineNumber: number;
+  columnNumber: number;
 }
 
 interface ProfileNode {
@@ -39,6 +42,27 @@ export interface ProfileSummary {
 }
 
 const root = process.cwd();
+const sourceMaps = new Map<string, SourceMap | null>();
+
+function sourceMapOf(url: string): SourceMap | null {
+  let map = sourceMaps.get(url);
+  if (map === undefined) {
+    const file = `${fileURLToPath(url)}.map`;
+    map = existsSync(file) ? new SourceMap(JSON.parse(readFileSync(file, 'utf8'))) : null;
+    sourceMaps.set(url, map);
+  }
+  return map;
+}
+
+/** A frame of the compiled bundle, moved to its original source file and line when a map says where. */
+function original(frame: CallFrame): CallFrame {
+  // Packages ship maps of their own; they stay named by package, as moduleOf expects.
+  if (!frame.url.startsWith('file://') || frame.url.includes('/node_modules/')) return frame;
+  const entry = sourceMapOf(frame.url)?.findEntry(frame.lineNumber, frame.columnNumber);
+  if (!entry || !('originalSource' in entry)) return frame;
+  const source = entry.originalSource.startsWith('file://') ? entry.originalSource : pathToFileURL(path.resolve(path.dirname(fileURLToPath(frame.url)), entry.originalSource)).href;
+  return { ...frame, url: source, lineNumber: entry.originalLine, columnNumber: entry.originalColumn };
+}
 
 function shortUrl(url: string): string {
   const file = url.startsWith('file://') ? fileURLToPath(url) : url;
@@ -75,7 +99,7 @@ function top(totals: Map<string, number>, busyMs: number, count: number): Profil
 
 export function summarizeProfile(file: string, count = 25): ProfileSummary {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
-  const frames = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+  const frames = new Map(profile.nodes.map((n) => [n.id, original(n.callFrame)]));
   const functions = new Map<string, number>();
   const modules = new Map<string, number>();
   let busyMs = 0;

@@ -1,3 +1,5 @@
+import type { ProjectRole } from '@/server/platform/auth/roles';
+
 const dateFormat = new Intl.DateTimeFormat('en', { year: 'numeric', month: 'short', day: 'numeric' });
 const dateTimeFormat = new Intl.DateTimeFormat('en', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 const relativeFormat = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
@@ -34,4 +36,4 @@ export function initials(name: string): string {
   return letters.toUpperCase();
 }
 
-export const ROLE_LABELS = { owner: 'Owner', admin: 'Admin', member: 'Member', viewer: 'Viewer' } as const;
+export const ROLE_LABELS = { owner: 'Owner', admin: 'Admin', member: 'Member', viewer: 'Viewer' } as const satisfies Record<ProjectRole, string>;

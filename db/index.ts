@@ -1,10 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import type { Sql } from 'postgres';
-import { getConfig } from '../server/platform/config';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -25,11 +23,28 @@ interface DbHandle {
   close(): Promise<void>;
 }
 
+/** Where the database is: a PostgreSQL server, or an embedded PGlite directory (`memory://` for none). */
+export interface DatabaseOptions {
+  url: string | undefined;
+  poolSize: number;
+  pgliteDir: string;
+}
+
 // One handle per process, shared by the custom server and Next's bundled copy of this module.
-const holder = globalThis as unknown as { __appDb?: Promise<DbHandle> };
+const holder = globalThis as unknown as { __appDb?: Promise<DbHandle>; __dbOptions?: () => DatabaseOptions };
+
+/**
+ * Tells this module where the database is. The app's configuration does it when it loads; this
+ * module reads no settings of its own, so it depends on nothing above it.
+ */
+export function configureDatabase(options: () => DatabaseOptions): void {
+  holder.__dbOptions = options;
+}
 
 export function getDbHandle(): Promise<DbHandle> {
-  holder.__appDb ??= openDatabase();
+  const options = holder.__dbOptions;
+  if (!options) throw new Error('The database is not configured: load the app configuration first');
+  holder.__appDb ??= openDatabase(options());
   return holder.__appDb;
 }
 
@@ -43,13 +58,12 @@ export async function closeDb(): Promise<void> {
   if (pending) await (await pending).close();
 }
 
-async function openDatabase(): Promise<DbHandle> {
-  const config = getConfig();
-  if (config.DATABASE_URL) {
+async function openDatabase(options: DatabaseOptions): Promise<DbHandle> {
+  if (options.url) {
     const { default: postgres } = await import('postgres');
     const { drizzle } = await import('drizzle-orm/postgres-js');
-    const client: Sql = postgres(config.DATABASE_URL, {
-      max: config.DATABASE_POOL_SIZE,
+    const client: Sql = postgres(options.url, {
+      max: options.poolSize,
       onnotice: () => {},
       connection: { application_name: 'cloud-panel' },
     });
@@ -73,7 +87,7 @@ async function openDatabase(): Promise<DbHandle> {
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
-  const dir = config.PGLITE_DIR ?? path.resolve(config.DATA_DIR, 'pglite');
+  const dir = options.pgliteDir;
   if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true });
   const client: PGlite = await PGlite.create(dir);
   return {

@@ -1,5 +1,6 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { expect, type Page } from '@playwright/test';
+import type { Server } from '../server/domains/servers/schema';
 
 export interface OpenSshPublicKey {
   line: string;
@@ -55,21 +56,15 @@ export async function serverActionViaApi(page: Page, projectId: string, serverId
   await apiWrite(page, 'post', `/v1/projects/${projectId}/servers/${serverId}/actions`, { action });
 }
 
-interface ListedServer {
-  id: string;
-  name: string;
-  status: string;
-}
-
-export async function listServersViaApi(page: Page, projectId: string): Promise<ListedServer[]> {
+export async function listServersViaApi(page: Page, projectId: string): Promise<Server[]> {
   const res = await page.request.get(`/v1/projects/${projectId}/servers`);
   expect(res.ok(), await res.text()).toBe(true);
-  return ((await res.json()) as { data: ListedServer[] }).data;
+  return ((await res.json()) as { data: Server[] }).data;
 }
 
 /** Reads the servers until the named one has the status; reads are what settle a provisioning server. */
-export async function waitForServerStatus(page: Page, projectId: string, name: string, status: string): Promise<ListedServer> {
-  let found: ListedServer | undefined;
+export async function waitForServerStatus(page: Page, projectId: string, name: string, status: Server['status']): Promise<Server> {
+  let found: Server | undefined;
   await expect(async () => {
     found = (await listServersViaApi(page, projectId)).find((s) => s.name === name);
     expect(found?.status).toBe(status);

@@ -1,31 +1,37 @@
-// `npm start`: builds the panel when there is no build or the sources are newer, then runs the server.
+// `npm start` (and `npm run worker` with --worker): builds what is missing or older than its
+// sources, then runs the compiled server (dist/server.js) or worker (dist/worker.js) in this very
+// process, with plain node: no TypeScript transpiler and no esbuild service at run time, and no
+// wrapper process between the signals of a process manager and the server.
+//
+// The builds run as child processes that have exited before the server starts, so nothing of
+// Next's build or of esbuild stays in memory. `npm run build` does the same builds unconditionally.
+//
+//   node scripts/start.mjs [--worker] [--build-only]
+//
+// --build-only brings the builds up to date and exits (the bench uses it before running dist/).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { NEXT_BUILD, ROOT, SERVER_BUNDLE, staleness } from './sources.mjs';
 
-const root = process.cwd();
-const buildId = path.join(root, '.next', 'BUILD_ID');
-const SOURCES = ['app', 'components', 'server', 'db', 'next.config.ts', 'package.json'];
+const worker = process.argv.includes('--worker');
+const buildOnly = process.argv.includes('--build-only');
+// Set here for the build and for the server alike: React, Next and our config all read it.
+process.env.NODE_ENV = 'production';
 
-function newestMtime(target) {
-  if (!existsSync(target)) return 0;
-  const stat = statSync(target);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
-  return newest;
+function ensure(build, command, args) {
+  const reason = staleness(build);
+  if (!reason) return;
+  console.log(reason === 'missing' ? `No ${build.name} yet; building…` : `Sources changed since the last ${build.name}; rebuilding…`);
+  const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', env: process.env });
+  if (result.status !== 0) {
+    console.error(`${build.name} failed`);
+    process.exit(result.status ?? 1);
+  }
 }
 
-const builtAt = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
-const changedAt = Math.max(...SOURCES.map((s) => newestMtime(path.join(root, s))));
-if (builtAt < changedAt) {
-  console.log(builtAt ? 'Sources changed since the last build; rebuilding…' : 'No build yet; building…');
-  const build = spawnSync('npx', ['next', 'build'], { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-}
+if (!worker) ensure(NEXT_BUILD, process.execPath, [createRequire(import.meta.url).resolve('next/dist/bin/next'), 'build']);
+ensure(SERVER_BUNDLE, process.execPath, [path.join(ROOT, 'scripts', 'build-server.mjs')]);
 
-const server = spawnSync('npx', ['tsx', 'server.ts'], {
-  stdio: 'inherit',
-  env: { ...process.env, NODE_ENV: 'production' },
-});
-process.exit(server.status ?? 0);
+if (!buildOnly) await import(pathToFileURL(path.join(ROOT, 'dist', worker ? 'worker.js' : 'server.js')).href);

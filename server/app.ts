@@ -1,29 +1,48 @@
-import { accountsRouter } from './domains/accounts/router';
-import { apiKeysRouter } from './domains/apiKeys/router';
-import { billingRouter } from './domains/billing/router';
-import { catalogRouter, infraCatalogRouter } from './domains/catalog/router';
-import { invitationsRouter } from './domains/invitations/router';
-import { membersRouter } from './domains/members/router';
-import { projectsRouter } from './domains/projects/router';
-import { serversRouter } from './domains/servers/router';
-import { sshKeysRouter } from './domains/sshKeys/router';
+import type { AnyRouter } from '@trpc/server';
+import { registerResourceCounter } from './platform/counters';
+import type { DomainManifest, PanelArea } from './platform/domain';
+import { configureEventTypes } from './platform/events';
+import { configureJobs, type JobDefinition } from './platform/jobs';
+import { platformJobs } from './platform/jobs/maintenance';
+import { createRestApi } from './platform/rest/handler';
 import { router } from './platform/trpc';
-// Resource counters register when their service module loads; project `_count` must never depend
-// on whether some router happens to import that service.
-import './domains/members/service';
-import './domains/servers/service';
+import { DOMAINS } from './domains';
 
-export const appRouter = router({
-  accounts: accountsRouter,
-  projects: projectsRouter,
-  apiKeys: apiKeysRouter,
-  members: membersRouter,
-  invitations: invitationsRouter,
-  billing: billingRouter,
-  sshKeys: sshKeysRouter,
-  servers: serversRouter,
-  catalog: catalogRouter,
-  infraCatalog: infraCatalogRouter,
-});
+/**
+ * The composition root: everything the platform needs to know about the domains, derived from
+ * the one list in `server/domains/index.ts`.
+ */
 
+type Domains = (typeof DOMAINS)[number];
+type UnionToIntersection<U> = (U extends unknown ? (k: U) => void : never) extends (k: infer I) => void ? I : never;
+type AppRouters = UnionToIntersection<Domains['routers']>;
+
+function mergeRouters(domains: readonly DomainManifest[]): Record<string, AnyRouter> {
+  const merged: Record<string, AnyRouter> = {};
+  for (const domain of domains) {
+    for (const [key, domainRouter] of Object.entries(domain.routers)) {
+      if (merged[key]) throw new Error(`Two domains mount a router at ${key}`);
+      merged[key] = domainRouter;
+    }
+  }
+  return merged;
+}
+
+export const appRouter = router(mergeRouters(DOMAINS) as AppRouters);
 export type AppRouter = typeof appRouter;
+
+export const JOBS: readonly JobDefinition[] = [...platformJobs, ...DOMAINS.flatMap((d: DomainManifest) => d.jobs ?? [])];
+
+/** The project sidebar, section by section, in order. */
+export const PANEL_AREAS: { project: PanelArea[]; resources: PanelArea[] } = (() => {
+  const areas = DOMAINS.flatMap((d: DomainManifest) => d.panel ?? []).sort((a, b) => a.order - b.order);
+  return { project: areas.filter((a) => a.section === 'project'), resources: areas.filter((a) => a.section === 'resources') };
+})();
+
+export const restApi = createRestApi({ router: appRouter, rawRoutes: DOMAINS.flatMap((d: DomainManifest) => d.rawRoutes ?? []) });
+
+configureJobs(JOBS);
+configureEventTypes(DOMAINS.flatMap((d: DomainManifest) => d.events ?? []));
+for (const domain of DOMAINS as readonly DomainManifest[]) {
+  for (const counter of domain.counters ?? []) registerResourceCounter(counter);
+}

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { encode } from 'next-auth/jwt';
 import { expect } from 'vitest';
 import { getConfig } from '../server/platform/config';
-import { handleV1 } from '../server/platform/rest/handler';
+import { restApi } from '../server/app';
 import type { Scope } from '../server/platform/auth/scopes';
 
 export const ORIGIN = 'http://localhost:3000';
@@ -38,7 +38,7 @@ export async function api<T = unknown>(
     headers.cookie = options.cookie;
     headers.origin ??= ORIGIN;
   }
-  const res = await handleV1(
+  const res = await restApi.handleFetch(
     new Request(`${ORIGIN}${path}`, {
       method,
       headers,

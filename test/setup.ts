@@ -30,8 +30,11 @@ process.env.DATA_DIR = dataDir;
 process.env.AUTH_SECRET ??= randomBytes(32).toString('hex');
 process.env.APP_URL ??= 'http://localhost:3000';
 
+await import('../server/platform/config');
 const { migrateDatabase } = await import('../db/migrate');
 await migrateDatabase();
+// The composition root installs the job list, the event catalogue and the `_count` counters.
+await import('../server/app');
 
 afterAll(async () => {
   const { stopJobs } = await import('../server/platform/jobs');

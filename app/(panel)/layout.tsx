@@ -3,7 +3,7 @@ import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { SignedInAccountProvider } from '@/components/shell/SignedInAccount';
 import { TopBar } from '@/components/shell/TopBar';
-import { getAuthOptions } from '@/server/platform/auth/nextAuthOptions';
+import { getAuthOptions } from '@/server/domains/accounts/nextAuth';
 import { getSignedInAccount } from '@/app/_server/signedInAccount';
 
 export const dynamic = 'force-dynamic';

@@ -9,7 +9,6 @@ import { useZodForm } from '../forms/useZodForm';
 import { useSignedInAccount, type SignedInAccount } from '../shell/SignedInAccount';
 import { useTRPC } from '../trpc/TrpcProvider';
 import { Alert } from '../ui/Alert';
-import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { Input } from '../ui/Input';
 import { SubmitButton } from '../ui/SubmitButton';
@@ -45,7 +44,7 @@ function ProfileCard({ account }: { account: SignedInAccount }) {
       toast.success(`Your name is now ${updated.name}`);
       router.refresh();
     } catch (error) {
-      form.fail(error, ['name']);
+      form.fail(error);
     }
   }
 
@@ -75,8 +74,6 @@ function ProfileCard({ account }: { account: SignedInAccount }) {
   );
 }
 
-const PASSWORD_FIELDS = ['currentPassword', 'newPassword', 'confirmPassword'] as const;
-
 function PasswordCard({ account }: { account: SignedInAccount }) {
   const trpc = useTRPC();
   const router = useRouter();
@@ -97,7 +94,7 @@ function PasswordCard({ account }: { account: SignedInAccount }) {
     try {
       await changePassword.mutateAsync({ currentPassword: input.currentPassword, newPassword: input.newPassword });
     } catch (error) {
-      form.fail(error, PASSWORD_FIELDS);
+      form.fail(error);
       return;
     }
     // The change ended every session, this one included; sign in again with the new password.

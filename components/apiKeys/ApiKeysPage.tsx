@@ -12,11 +12,12 @@ import { Badge } from '../ui/Badge';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
+import { DataList } from '../ui/DataList';
 import { EmptyState } from '../ui/EmptyState';
 import { Icon } from '../ui/Icon';
 import { PageHeader } from '../ui/PageHeader';
 import { SecretDialog } from '../ui/SecretDialog';
-import { DataTable, type Column } from '../ui/Table';
+import type { Column } from '../ui/Table';
 import { useToast } from '../ui/Toast';
 import { CreateApiKeyDialog } from './CreateApiKeyDialog';
 
@@ -148,14 +149,11 @@ function KeyList({ projectId, onCreate }: { projectId: string; onCreate: () => v
   return (
     <>
       <Card flush title="Active keys" description="Revoked keys stop working at once and are not listed.">
-        <DataTable
+        <DataList
           label="API keys"
+          query={keys}
           columns={columns}
-          rows={keys.data}
           rowKey={(key) => key.id}
-          loading={keys.isPending}
-          error={keys.isError ? errorMessage(keys.error) : null}
-          onRetry={() => keys.refetch()}
           empty={
             <EmptyState
               icon="key"

@@ -13,8 +13,6 @@ import { Input } from '../ui/Input';
 import { SubmitButton } from '../ui/SubmitButton';
 import { ScopePicker } from './ScopePicker';
 
-const FIELDS = ['name', 'scopes', 'expiresAt'] as const;
-
 /** The last moment of the chosen day in the user's time zone, so "expires on 3 May" includes 3 May. */
 function endOfLocalDay(date: string): string {
   return new Date(`${date}T23:59:59.999`).toISOString();
@@ -66,7 +64,7 @@ export function CreateApiKeyDialog({
       form.clear();
       onCreated({ name: created.name, key: created.key });
     } catch (error) {
-      form.fail(error, FIELDS);
+      form.fail(error);
     }
   }
 

@@ -6,7 +6,6 @@ import { useState, type FormEvent } from 'react';
 import { useZodForm } from '../forms/useZodForm';
 import { useTRPC } from '../trpc/TrpcProvider';
 import { Alert } from '../ui/Alert';
-import { Button } from '../ui/Button';
 import { Input } from '../ui/Input';
 import { SubmitButton } from '../ui/SubmitButton';
 import { restoreForm } from './schemas';
@@ -33,7 +32,7 @@ export function ForgotPasswordForm({ devMailbox }: { devMailbox: boolean }) {
       await restore.mutateAsync({ email: input.email, locale: browserLocale() });
       setSentTo(input.email);
     } catch (error) {
-      form.fail(error, ['email']);
+      form.fail(error);
     }
   }
 

@@ -5,7 +5,6 @@ import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { useZodForm } from '../forms/useZodForm';
 import { Alert } from '../ui/Alert';
-import { Button } from '../ui/Button';
 import { Input } from '../ui/Input';
 import { SubmitButton } from '../ui/SubmitButton';
 import { withCallback } from './callbackUrl';

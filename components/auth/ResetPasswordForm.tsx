@@ -7,7 +7,6 @@ import type { FormEvent } from 'react';
 import { useZodForm } from '../forms/useZodForm';
 import { useTRPC } from '../trpc/TrpcProvider';
 import { Alert } from '../ui/Alert';
-import { Button } from '../ui/Button';
 import { Input } from '../ui/Input';
 import { SubmitButton } from '../ui/SubmitButton';
 import { newPasswordForm } from './schemas';
@@ -27,7 +26,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
       await complete.mutateAsync({ token, password: input.password });
       router.replace('/login?reset=1');
     } catch (error) {
-      form.fail(error, ['password']);
+      form.fail(error);
     }
   }
 

@@ -7,14 +7,11 @@ import { useState, type FormEvent } from 'react';
 import { useZodForm } from '../forms/useZodForm';
 import { useTRPC } from '../trpc/TrpcProvider';
 import { Alert } from '../ui/Alert';
-import { Button } from '../ui/Button';
 import { Input } from '../ui/Input';
 import { SubmitButton } from '../ui/SubmitButton';
 import { withCallback } from './callbackUrl';
 import { signUpForm } from './schemas';
 import { signInWithPassword } from './signInWithPassword';
-
-const FIELDS = ['name', 'email', 'password'] as const;
 
 export function SignupForm({ callbackUrl }: { callbackUrl: string }) {
   const trpc = useTRPC();
@@ -31,7 +28,7 @@ export function SignupForm({ callbackUrl }: { callbackUrl: string }) {
     try {
       await createAccount.mutateAsync(input);
     } catch (error) {
-      form.fail(error, FIELDS);
+      form.fail(error);
       return;
     }
     setSigningIn(true);

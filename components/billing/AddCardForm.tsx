@@ -17,7 +17,6 @@ import type { BillingOverview } from './types';
 import { useBillingRefresh } from './useBillingRefresh';
 import styles from './billing.module.css';
 
-const FIELDS = ['cardNumber', 'expMonth', 'expYear', 'cvc', 'country'] as const;
 const MAX_DIGITS = 19;
 const YEARS_AHEAD = 15;
 
@@ -156,7 +155,7 @@ function AddCardForm({ projectId }: { projectId: string }) {
       toast.success(`${cardLabel(card)} was saved${card.isDefault ? ' as the default card' : ''}`);
       await refresh();
     } catch (error) {
-      form.fail(error, FIELDS);
+      form.fail(error);
     }
   }
 

@@ -78,7 +78,7 @@ function BillingSections({ project }: { project: Project }) {
         description="The last five months and the month in progress, by category."
         currency={billing?.currency}
       />
-      {project.role === 'owner' ? <TransferBillingCard projectId={project.id} overview={billing} /> : null}
+      {billing && project.role === 'owner' ? <TransferBillingCard projectId={project.id} overview={billing} /> : null}
     </div>
   );
 }

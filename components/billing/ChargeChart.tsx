@@ -2,9 +2,8 @@ import { formatMinorUnits, formatMinorUnitsShort } from '../ui/money';
 import type { ChargeMonth } from './types';
 import styles from './billing.module.css';
 
-export const CHARGE_CATEGORIES = ['servers', 'domains', 'apps', 'objectStorage', 'containerRegistry', 'databases', 'redis', 'email', 'other'] as const;
-
-export type ChargeCategory = (typeof CHARGE_CATEGORIES)[number];
+/** Every amount of a month in the history is one category; a category the server adds must get a style here. */
+export type ChargeCategory = Exclude<keyof ChargeMonth, 'month' | 'inProgress'>;
 
 /** Bottom to top in every bar, and left to right in the legend, in this order. */
 export const CATEGORY_STYLE: Record<ChargeCategory, { label: string; color: string }> = {
@@ -18,6 +17,8 @@ export const CATEGORY_STYLE: Record<ChargeCategory, { label: string; color: stri
   email: { label: 'Email', color: '#a855f7' },
   other: { label: 'Other', color: '#94a3b8' },
 };
+
+export const CHARGE_CATEGORIES = Object.keys(CATEGORY_STYLE) as readonly ChargeCategory[];
 
 const shortMonth = new Intl.DateTimeFormat('en', { month: 'short', timeZone: 'UTC' });
 const longMonth = new Intl.DateTimeFormat('en', { month: 'long', year: 'numeric', timeZone: 'UTC' });

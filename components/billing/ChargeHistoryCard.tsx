@@ -2,11 +2,9 @@
 
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { errorMessage } from '../trpc/errors';
 import { useTRPC } from '../trpc/TrpcProvider';
-import { Alert } from '../ui/Alert';
-import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
+import { DataList } from '../ui/DataList';
 import { Skeleton } from '../ui/Skeleton';
 import { ChargeChart } from './ChargeChart';
 
@@ -27,21 +25,13 @@ export function ChargeHistoryCard({
   currency?: string;
 }) {
   const trpc = useTRPC();
-  const stats = useQuery(trpc.projects.stats.queryOptions({ projectId }));
+  const history = useQuery(trpc.projects.stats.queryOptions({ projectId }, { select: (stats) => stats.resourceHistory }));
 
   return (
     <Card title={title} description={description} aria-label="Charge history">
-      {stats.isPending ? (
-        <div aria-busy="true">
-          <Skeleton height={190} />
-        </div>
-      ) : stats.isError ? (
-        <Alert tone="danger" title="The charge history could not be loaded" action={<Button size="sm" onClick={() => stats.refetch()}>Try again</Button>}>
-          {errorMessage(stats.error)}
-        </Alert>
-      ) : (
-        <ChargeChart entries={stats.data.resourceHistory} currency={currency} />
-      )}
+      <DataList label="Charge history" query={history} loading={<Skeleton height={190} />}>
+        {(entries) => <ChargeChart entries={entries} currency={currency} />}
+      </DataList>
     </Card>
   );
 }

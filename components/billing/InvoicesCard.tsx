@@ -9,11 +9,12 @@ import { Alert } from '../ui/Alert';
 import { Badge, type BadgeTone } from '../ui/Badge';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
+import { DataList } from '../ui/DataList';
 import { Dialog } from '../ui/Dialog';
 import { EmptyState } from '../ui/EmptyState';
 import { formatMinorUnits } from '../ui/money';
 import { Skeleton } from '../ui/Skeleton';
-import { DataTable, type Column } from '../ui/Table';
+import type { Column } from '../ui/Table';
 import { CATEGORY_STYLE, CHARGE_CATEGORIES, type ChargeCategory } from './ChargeChart';
 import { cardLabel, periodLabel } from './format';
 import type { BillingOverview, Invoice, InvoiceWithLines } from './types';
@@ -64,14 +65,11 @@ export function InvoicesCard({ projectId, overview }: { projectId: string; overv
   return (
     <>
       <Card flush title="Invoices" aria-label="Invoices" description="One per month, newest first. Open an invoice to see its lines.">
-        <DataTable
+        <DataList
           label="Invoices"
+          query={invoices}
           columns={columns}
-          rows={invoices.data}
           rowKey={(invoice) => invoice.id}
-          loading={invoices.isPending}
-          error={invoices.isError ? errorMessage(invoices.error) : null}
-          onRetry={() => invoices.refetch()}
           onRowClick={(invoice) => setOpenId(invoice.id)}
           empty={
             <EmptyState

@@ -8,8 +8,9 @@ import { Badge } from '../ui/Badge';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
+import { DataList } from '../ui/DataList';
 import { EmptyState } from '../ui/EmptyState';
-import { DataTable, type Column } from '../ui/Table';
+import type { Column } from '../ui/Table';
 import { useToast } from '../ui/Toast';
 import { CardBrand } from './CardBrand';
 import { cardExpiry, cardLabel, isCardExpired } from './format';
@@ -87,14 +88,11 @@ export function PaymentMethodsCard({ projectId, overview, isBiller }: { projectI
             : 'The cards of the member who holds billing.'
         }
       >
-        <DataTable
+        <DataList
           label="Saved cards"
+          query={cards}
           columns={columns}
-          rows={cards.data}
           rowKey={(card) => card.id}
-          loading={cards.isPending}
-          error={cards.isError ? errorMessage(cards.error) : null}
-          onRetry={() => cards.refetch()}
           empty={
             <EmptyState
               icon="creditCard"

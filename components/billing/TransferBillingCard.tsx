@@ -6,8 +6,8 @@ import { ROLE_LABELS } from '../format';
 import { errorMessage } from '../trpc/errors';
 import { useTRPC } from '../trpc/TrpcProvider';
 import { Alert } from '../ui/Alert';
-import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
+import { DataList } from '../ui/DataList';
 import { Select } from '../ui/Select';
 import { Skeleton } from '../ui/Skeleton';
 import { SubmitButton } from '../ui/SubmitButton';
@@ -17,17 +17,19 @@ import { useBillingRefresh } from './useBillingRefresh';
 import styles from './billing.module.css';
 
 /** Owners only: the server refuses everyone else, and a new biller must be an owner or admin. */
-export function TransferBillingCard({ projectId, overview }: { projectId: string; overview: BillingOverview | undefined }) {
+export function TransferBillingCard({ projectId, overview }: { projectId: string; overview: BillingOverview }) {
   const trpc = useTRPC();
   const toast = useToast();
   const refresh = useBillingRefresh(projectId);
-  const members = useQuery(trpc.members.list.queryOptions({ projectId }));
+  const candidates = useQuery(
+    trpc.members.list.queryOptions(
+      { projectId },
+      { select: (members) => members.filter((member) => (member.role === 'owner' || member.role === 'admin') && member.userId !== overview.biller.id) },
+    ),
+  );
   const transfer = useMutation(trpc.billing.transferBiller.mutationOptions());
   const [chosen, setChosen] = useState('');
-
-  const billerId = overview?.biller.id;
-  const candidates = (members.data ?? []).filter((member) => (member.role === 'owner' || member.role === 'admin') && member.userId !== billerId);
-  const selected = candidates.some((member) => member.userId === chosen) ? chosen : (candidates[0]?.userId ?? '');
+  const selected = candidates.data?.some((member) => member.userId === chosen) ? chosen : (candidates.data?.[0]?.userId ?? '');
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -43,44 +45,40 @@ export function TransferBillingCard({ projectId, overview }: { projectId: string
     );
   }
 
-  const description = overview
-    ? `${overview.biller.name} holds billing now. The new biller's default card pays from the moment billing moves; they must be an owner or admin.`
-    : 'The new biller must be an owner or admin.';
-
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Transfer billing">
-      <Card title="Transfer billing" description={description}>
-        {members.isPending || !overview ? (
-          <div aria-busy="true">
-            <Skeleton height={38} width="100%" />
-          </div>
-        ) : members.isError ? (
-          <Alert tone="danger" title="Members could not be loaded" action={<Button size="sm" onClick={() => members.refetch()}>Try again</Button>}>
-            {errorMessage(members.error)}
-          </Alert>
-        ) : candidates.length === 0 ? (
-          <p className="muted">No other owner or admin to hand billing to. Invite someone or raise a member to admin on the Members page first.</p>
-        ) : (
-          <div className="form">
-            <div className={styles.transferRow}>
-              <Select
-                label="New biller"
-                name="userId"
-                value={selected}
-                onChange={(event) => setChosen(event.target.value)}
-                options={candidates.map((member) => ({ value: member.userId, label: `${member.name} (${ROLE_LABELS[member.role]}) · ${member.email}` }))}
-              />
-              <SubmitButton variant="primary" loading={transfer.isPending}>
-                Make biller
-              </SubmitButton>
+      <Card
+        title="Transfer billing"
+        description={`${overview.biller.name} holds billing now. The new biller's default card pays from the moment billing moves; they must be an owner or admin.`}
+      >
+        <DataList
+          label="Members"
+          query={candidates}
+          loading={<Skeleton height={38} width="100%" />}
+          empty={<p className="muted">No other owner or admin to hand billing to. Invite someone or raise a member to admin on the Members page first.</p>}
+        >
+          {(items) => (
+            <div className="form">
+              <div className={styles.transferRow}>
+                <Select
+                  label="New biller"
+                  name="userId"
+                  value={selected}
+                  onChange={(event) => setChosen(event.target.value)}
+                  options={items.map((member) => ({ value: member.userId, label: `${member.name} (${ROLE_LABELS[member.role]}) · ${member.email}` }))}
+                />
+                <SubmitButton variant="primary" loading={transfer.isPending}>
+                  Make biller
+                </SubmitButton>
+              </div>
+              {transfer.isError ? (
+                <Alert tone="danger" title="Billing was not transferred">
+                  {errorMessage(transfer.error)}
+                </Alert>
+              ) : null}
             </div>
-            {transfer.isError ? (
-              <Alert tone="danger" title="Billing was not transferred">
-                {errorMessage(transfer.error)}
-              </Alert>
-            ) : null}
-          </div>
-        )}
+          )}
+        </DataList>
       </Card>
     </form>
   );

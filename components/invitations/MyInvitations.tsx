@@ -7,9 +7,9 @@ import type { AppRouter } from '@/server/app';
 import { formatDate, formatRelative, initials, ROLE_LABELS } from '../format';
 import { errorMessage } from '../trpc/errors';
 import { useTRPC } from '../trpc/TrpcProvider';
-import { Alert } from '../ui/Alert';
 import { Badge } from '../ui/Badge';
 import { Button, ButtonLink } from '../ui/Button';
+import { DataList } from '../ui/DataList';
 import { EmptyState } from '../ui/EmptyState';
 import { PageHeader } from '../ui/PageHeader';
 import { Skeleton } from '../ui/Skeleton';
@@ -25,30 +25,27 @@ export function MyInvitations() {
   return (
     <main className="page page-narrow" style={{ maxWidth: 820 }}>
       <PageHeader title="Invitations" description="Projects you have been invited to. Accepting adds the project to your list with the role shown." />
-      <section className="card" aria-label="Pending invitations" aria-busy={invitations.isPending || undefined}>
-        {invitations.isPending ? (
-          [0, 1].map((i) => (
+      <section className="card card-flush" aria-label="Pending invitations">
+        <DataList
+          label="Invitations"
+          query={invitations}
+          loading={[0, 1].map((i) => (
             <div key={i} className="invitation-item">
               <Skeleton width="50%" height={18} />
               <Skeleton width={160} height={30} />
             </div>
-          ))
-        ) : invitations.isError ? (
-          <div className="card-body">
-            <Alert tone="danger" title="Invitations could not be loaded" action={<Button size="sm" onClick={() => invitations.refetch()}>Try again</Button>}>
-              {errorMessage(invitations.error)}
-            </Alert>
-          </div>
-        ) : invitations.data.length === 0 ? (
-          <EmptyState
-            icon="mail"
-            title="No pending invitations"
-            description="When someone invites your email address to a project, it shows up here."
-            action={<ButtonLink href="/projects">Go to your projects</ButtonLink>}
-          />
-        ) : (
-          invitations.data.map((invitation) => <InvitationItem key={invitation.id} invitation={invitation} />)
-        )}
+          ))}
+          empty={
+            <EmptyState
+              icon="mail"
+              title="No pending invitations"
+              description="When someone invites your email address to a project, it shows up here."
+              action={<ButtonLink href="/projects">Go to your projects</ButtonLink>}
+            />
+          }
+        >
+          {(items) => items.map((invitation) => <InvitationItem key={invitation.id} invitation={invitation} />)}
+        </DataList>
       </section>
     </main>
   );

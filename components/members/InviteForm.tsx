@@ -2,12 +2,11 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
-import { createInvitationInput } from '@/server/domains/members/schema';
+import { createInvitationInput } from '@/server/domains/invitations/schema';
 import { ROLE_LABELS } from '../format';
 import { useZodForm } from '../forms/useZodForm';
 import { useTRPC } from '../trpc/TrpcProvider';
 import { Alert } from '../ui/Alert';
-import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { Input } from '../ui/Input';
 import { SubmitButton } from '../ui/SubmitButton';
@@ -35,7 +34,7 @@ export function InviteForm({ projectId }: { projectId: string }) {
       toast.success(`Invitation sent to ${invitation.email}`);
       element.reset();
     } catch (error) {
-      form.fail(error, ['email', 'role']);
+      form.fail(error);
     }
   }
 

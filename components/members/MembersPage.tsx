@@ -5,6 +5,7 @@ import type { inferRouterOutputs } from '@trpc/server';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import type { AppRouter } from '@/server/app';
+import { PROJECT_ROLES } from '@/server/platform/auth/roles';
 import { formatDate, initials, ROLE_LABELS } from '../format';
 import { hasRole, useProject, type Project } from '../projects/ProjectContext';
 import { useSignedInAccount } from '../shell/SignedInAccount';
@@ -14,18 +15,17 @@ import { Badge } from '../ui/Badge';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
+import { DataList } from '../ui/DataList';
 import { EmptyState } from '../ui/EmptyState';
 import { PageHeader } from '../ui/PageHeader';
 import { Select } from '../ui/Select';
-import { DataTable, type Column } from '../ui/Table';
+import type { Column } from '../ui/Table';
 import { useToast } from '../ui/Toast';
 import { InviteForm } from './InviteForm';
 import { PendingInvitations } from './PendingInvitations';
 
 type Member = inferRouterOutputs<AppRouter>['members']['list'][number];
 type Role = Member['role'];
-
-const ALL_ROLES: readonly Role[] = ['owner', 'admin', 'member', 'viewer'];
 
 export function MembersPage() {
   const project = useProject();
@@ -49,8 +49,8 @@ export function MembersPage() {
 /** Which roles the signed-in user may give this member; an empty list means the role is not theirs to change. */
 function assignableRoles(project: Project, member: Member, isSelf: boolean): readonly Role[] {
   if (isSelf || !hasRole(project, 'admin')) return [];
-  if (project.role === 'owner') return ALL_ROLES;
-  return member.role === 'owner' ? [] : ALL_ROLES.filter((role) => role !== 'owner');
+  if (project.role === 'owner') return PROJECT_ROLES;
+  return member.role === 'owner' ? [] : PROJECT_ROLES.filter((role) => role !== 'owner');
 }
 
 function MemberList({ project }: { project: Project }) {
@@ -134,14 +134,11 @@ function MemberList({ project }: { project: Project }) {
   return (
     <>
       <Card flush title="People with access" description={members.data ? `${members.data.length} ${members.data.length === 1 ? 'member' : 'members'}` : undefined}>
-        <DataTable
+        <DataList
           label="Members"
+          query={members}
           columns={columns}
-          rows={members.data}
           rowKey={(member) => member.userId}
-          loading={members.isPending}
-          error={members.isError ? errorMessage(members.error) : null}
-          onRetry={() => members.refetch()}
           empty={<EmptyState icon="users" title="No members" description="Invite people to work on this project with you." />}
         />
       </Card>

@@ -11,8 +11,9 @@ import { Badge } from '../ui/Badge';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
+import { DataList } from '../ui/DataList';
 import { EmptyState } from '../ui/EmptyState';
-import { DataTable, type Column } from '../ui/Table';
+import type { Column } from '../ui/Table';
 import { useToast } from '../ui/Toast';
 
 type Invitation = inferRouterOutputs<AppRouter>['invitations']['listForProject'][number];
@@ -41,14 +42,11 @@ export function PendingInvitations({ projectId }: { projectId: string }) {
   return (
     <>
       <Card flush title="Pending invitations" description="Invitations that have not been answered yet.">
-        <DataTable
+        <DataList
           label="Pending invitations"
+          query={invitations}
           columns={columns}
-          rows={invitations.data}
           rowKey={(invitation) => invitation.id}
-          loading={invitations.isPending}
-          error={invitations.isError ? errorMessage(invitations.error) : null}
-          onRetry={() => invitations.refetch()}
           empty={<EmptyState icon="mail" title="No pending invitations" description="Invitations you send appear here until they are accepted, rejected or expire." />}
         />
       </Card>

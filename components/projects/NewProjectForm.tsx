@@ -7,7 +7,7 @@ import { createProjectInput } from '@/server/domains/projects/schema';
 import { useZodForm } from '../forms/useZodForm';
 import { useTRPC } from '../trpc/TrpcProvider';
 import { Alert } from '../ui/Alert';
-import { Button, ButtonLink } from '../ui/Button';
+import { ButtonLink } from '../ui/Button';
 import { Input } from '../ui/Input';
 import { SubmitButton } from '../ui/SubmitButton';
 
@@ -27,7 +27,7 @@ export function NewProjectForm() {
       await queryClient.invalidateQueries({ queryKey: trpc.projects.list.queryKey() });
       router.push(`/projects/${created.projectId}`);
     } catch (error) {
-      form.fail(error, ['name']);
+      form.fail(error);
     }
   }
 

@@ -61,7 +61,7 @@ function RenameCard({ project, disabled }: { project: Project; disabled: boolean
       await refresh();
       toast.success(`Project renamed to ${renamed.name}`);
     } catch (error) {
-      form.fail(error, ['name']);
+      form.fail(error);
     }
   }
 
@@ -105,7 +105,7 @@ function BillingEmailCard({ project, disabled }: { project: Project; disabled: b
       await refresh();
       toast.success(saved.billingEmail ? `Invoices will go to ${saved.billingEmail}` : 'Invoices will go to the biller’s account email');
     } catch (error) {
-      form.fail(error, ['billingEmail']);
+      form.fail(error);
     }
   }
 

@@ -7,20 +7,6 @@ export interface ProjectArea {
   icon: IconName;
 }
 
-export const MANAGE_AREAS: readonly ProjectArea[] = [
-  { segment: '', label: 'Overview', icon: 'home' },
-  { segment: 'members', label: 'Members', icon: 'users' },
-  { segment: 'api-keys', label: 'API keys', icon: 'key' },
-  { segment: 'billing', label: 'Billing', icon: 'creditCard' },
-  { segment: 'settings', label: 'Settings', icon: 'settings' },
-];
-
-/** The resource areas the panel manages, each with pages of its own. */
-export const LIVE_RESOURCE_AREAS: readonly ProjectArea[] = [
-  { segment: 'servers', label: 'Servers', icon: 'server' },
-  { segment: 'ssh-keys', label: 'SSH keys', icon: 'terminal' },
-];
-
 export interface ResourceArea extends ProjectArea {
   summary: string;
   capabilities: readonly string[];

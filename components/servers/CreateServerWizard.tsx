@@ -13,6 +13,7 @@ import { Alert } from '../ui/Alert';
 import { Badge } from '../ui/Badge';
 import { Button, ButtonLink } from '../ui/Button';
 import { Card } from '../ui/Card';
+import { DataList } from '../ui/DataList';
 import { EmptyState } from '../ui/EmptyState';
 import { Icon } from '../ui/Icon';
 import { Input } from '../ui/Input';
@@ -107,11 +108,9 @@ function Wizard() {
         sshKeyIds: [...keyIds],
       });
     } catch (error) {
-      const info = appErrorOf(error);
-      const field = /^(?:Validation failed:\s*)?name: (.+)$/.exec(info.message);
-      if (field) setNameError(field[1]);
-      else if (info.code === 'CONFLICT' && info.message.includes(`"${parsedName.data}"`)) setNameError(info.message);
-      else setSubmitError(info);
+      const refusal = appErrorOf(error);
+      if (refusal.fields?.name) setNameError(refusal.fields.name);
+      else setSubmitError(refusal);
       return;
     }
     await Promise.all([
@@ -332,33 +331,35 @@ function KeyPicker({ projectId, value, onToggle }: { projectId: string; value: R
       Add an SSH key
     </Link>
   );
-  if (keys.isPending) return <Skeleton height={48} />;
-  if (keys.isError) return <Alert tone="danger">{errorMessage(keys.error)}</Alert>;
   return (
-    <div>
-      {keys.data.length > 0 ? (
-        <div className={styles.keyList} role="group" aria-label="SSH keys">
-          {keys.data.map((key) => (
-            <label key={key.id} className={styles.keyRow}>
-              <input type="checkbox" name="sshKeyIds" value={key.id} checked={value.has(key.id)} onChange={(event) => onToggle(key.id, event.target.checked)} />
-              <span className={styles.optionBody}>
-                <span className={styles.optionTitle}>{key.name}</span>
-                <span className={styles.fingerprint}>{key.fingerprint}</span>
-              </span>
-            </label>
-          ))}
+    <DataList label="SSH keys" query={keys} loading={<Skeleton height={48} />}>
+      {(items) => (
+        <div>
+          {items.length > 0 ? (
+            <div className={styles.keyList} role="group" aria-label="SSH keys">
+              {items.map((key) => (
+                <label key={key.id} className={styles.keyRow}>
+                  <input type="checkbox" name="sshKeyIds" value={key.id} checked={value.has(key.id)} onChange={(event) => onToggle(key.id, event.target.checked)} />
+                  <span className={styles.optionBody}>
+                    <span className={styles.optionTitle}>{key.name}</span>
+                    <span className={styles.fingerprint}>{key.fingerprint}</span>
+                  </span>
+                </label>
+              ))}
+            </div>
+          ) : null}
+          {value.size === 0 ? (
+            <Alert tone="warning" title="No SSH key chosen">
+              A server created without SSH keys cannot be reached. {addKey} (it opens in a new tab), then come back and choose it here.
+            </Alert>
+          ) : (
+            <p className="muted" style={{ fontSize: 13 }}>
+              Need another key? {addKey}.
+            </p>
+          )}
         </div>
-      ) : null}
-      {value.size === 0 ? (
-        <Alert tone="warning" title="No SSH key chosen">
-          A server created without SSH keys cannot be reached. {addKey} (it opens in a new tab), then come back and choose it here.
-        </Alert>
-      ) : (
-        <p className="muted" style={{ fontSize: 13 }}>
-          Need another key? {addKey}.
-        </p>
       )}
-    </div>
+    </DataList>
   );
 }
 

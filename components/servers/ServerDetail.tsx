@@ -261,7 +261,7 @@ function RenameCard({ server }: { server: ServerWithKeys }) {
       mergeServer(queryClient, trpc.servers.get.queryKey({ projectId: project.id, serverId: server.id }), renamed);
       toast.success(`Server renamed to ${renamed.name}`);
     } catch (error) {
-      form.fail(error, ['name']);
+      form.fail(error);
       return;
     }
     await queryClient.invalidateQueries({ queryKey: trpc.servers.list.queryKey({ projectId: project.id }) });

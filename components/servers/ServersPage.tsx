@@ -5,17 +5,17 @@ import Link from 'next/link';
 import { formatDateTime, formatRelative } from '../format';
 import { projectPath } from '../projects/areas';
 import { hasRole, useProject } from '../projects/ProjectContext';
-import { errorMessage } from '../trpc/errors';
 import { useTRPC } from '../trpc/TrpcProvider';
 import { Alert } from '../ui/Alert';
 import { ButtonLink } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { CopyButton } from '../ui/CopyButton';
+import { DataList } from '../ui/DataList';
 import { EmptyState } from '../ui/EmptyState';
 import { Icon } from '../ui/Icon';
 import { PageHeader } from '../ui/PageHeader';
 import { StatusBadge } from '../ui/StatusBadge';
-import { DataTable, type Column } from '../ui/Table';
+import type { Column } from '../ui/Table';
 import { PROVISIONING_POLL_MS, regionName, sizeSummary, useServerCatalog, type Server } from './catalog';
 import styles from './servers.module.css';
 
@@ -111,14 +111,11 @@ export function ServersPage({ created }: { created?: string }) {
           </Alert>
         ) : null}
         <Card flush>
-          <DataTable
+          <DataList
             label="Servers"
+            query={servers}
             columns={columns}
-            rows={servers.data}
             rowKey={(server) => server.id}
-            loading={servers.isPending}
-            error={servers.isError ? errorMessage(servers.error) : null}
-            onRetry={() => servers.refetch()}
             empty={
               <EmptyState
                 icon="server"

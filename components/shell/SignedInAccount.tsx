@@ -1,12 +1,10 @@
 'use client';
 
+import type { inferRouterOutputs } from '@trpc/server';
 import { createContext, useContext, type ReactNode } from 'react';
+import type { AppRouter } from '@/server/app';
 
-export interface SignedInAccount {
-  id: string;
-  name: string;
-  email: string;
-}
+export type SignedInAccount = inferRouterOutputs<AppRouter>['accounts']['me'];
 
 const AccountContext = createContext<SignedInAccount | null>(null);
 

@@ -3,50 +3,39 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { createSshKeyInput } from '@/server/domains/sshKeys/schema';
+import { useZodForm } from '../forms/useZodForm';
 import { useTRPC } from '../trpc/TrpcProvider';
 import { Alert } from '../ui/Alert';
 import { Card } from '../ui/Card';
 import { Input } from '../ui/Input';
 import { SubmitButton } from '../ui/SubmitButton';
 import { useToast } from '../ui/Toast';
-import { sshKeyFormError, type SshKeyFormError } from './errors';
 import { previewPublicKey, type PublicKeyPreview } from './fingerprint';
 import styles from './sshKeys.module.css';
-
-const NO_ERROR: SshKeyFormError = { fields: {}, form: null, docsUrl: null };
 
 export function AddSshKeyForm({ projectId }: { projectId: string }) {
   const trpc = useTRPC();
   const toast = useToast();
   const queryClient = useQueryClient();
+  const form = useZodForm(createSshKeyInput);
   const create = useMutation(trpc.sshKeys.create.mutationOptions());
   const [name, setName] = useState('');
   const [publicKey, setPublicKey] = useState('');
-  const [error, setError] = useState<SshKeyFormError>(NO_ERROR);
   const preview = useKeyPreview(publicKey);
   const keyId = useId();
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const parsed = createSshKeyInput.safeParse({ name, publicKey: publicKey.trim() });
-    if (!parsed.success) {
-      const fields: SshKeyFormError['fields'] = {};
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0];
-        if ((field === 'name' || field === 'publicKey') && !fields[field]) fields[field] = issue.message;
-      }
-      setError({ ...NO_ERROR, fields });
-      return;
-    }
-    setError(NO_ERROR);
+    const input = form.parse({ name, publicKey: publicKey.trim() });
+    if (!input) return;
     try {
-      const key = await create.mutateAsync({ projectId, ...parsed.data });
+      const key = await create.mutateAsync({ projectId, ...input });
       await queryClient.invalidateQueries({ queryKey: trpc.sshKeys.list.queryKey({ projectId }) });
       setName('');
       setPublicKey('');
       toast.success(`SSH key ${key.name} was added`);
-    } catch (err) {
-      setError(sshKeyFormError(err));
+    } catch (error) {
+      form.fail(error);
     }
   }
 
@@ -72,7 +61,7 @@ export function AddSshKeyForm({ projectId }: { projectId: string }) {
         }
       >
         <div className="form">
-          {error.form ? <Alert tone="danger">{error.form}</Alert> : null}
+          {form.formError ? <Alert tone="danger">{form.formError}</Alert> : null}
           <div className={styles.formGrid}>
             <Input
               label="Name"
@@ -81,7 +70,7 @@ export function AddSshKeyForm({ projectId }: { projectId: string }) {
               maxLength={100}
               value={name}
               onChange={(event) => setName(event.target.value)}
-              error={error.fields.name}
+              error={form.errors.name}
             />
             <div className="field">
               <label className="field-label" htmlFor={keyId}>
@@ -97,20 +86,20 @@ export function AddSshKeyForm({ projectId }: { projectId: string }) {
                 autoComplete="off"
                 value={publicKey}
                 onChange={(event) => setPublicKey(event.target.value)}
-                aria-invalid={error.fields.publicKey ? true : undefined}
-                aria-describedby={[keyPreviewId, error.fields.publicKey ? keyErrorId : ''].filter(Boolean).join(' ')}
+                aria-invalid={form.errors.publicKey ? true : undefined}
+                aria-describedby={[keyPreviewId, form.errors.publicKey ? keyErrorId : ''].filter(Boolean).join(' ')}
               />
               <KeyPreview id={keyPreviewId} text={publicKey} preview={preview} />
-              {error.fields.publicKey ? (
+              {form.errors.publicKey ? (
                 <p id={keyErrorId} className="field-error" role="alert">
-                  {error.fields.publicKey}
+                  {form.errors.publicKey}
                 </p>
               ) : null}
             </div>
           </div>
-          {error.docsUrl ? (
+          {form.docsUrl ? (
             <p>
-              <a href={error.docsUrl} target="_blank" rel="noreferrer">
+              <a href={form.docsUrl} target="_blank" rel="noreferrer">
                 Learn about SSH keys
               </a>
             </p>

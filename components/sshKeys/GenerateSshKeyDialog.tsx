@@ -1,8 +1,11 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { inferRouterOutputs } from '@trpc/server';
 import { useState, type FormEvent } from 'react';
+import type { AppRouter } from '@/server/app';
 import { generateSshKeyInput } from '@/server/domains/sshKeys/schema';
+import { useZodForm } from '../forms/useZodForm';
 import { useTRPC } from '../trpc/TrpcProvider';
 import { Alert } from '../ui/Alert';
 import { Button } from '../ui/Button';
@@ -10,14 +13,9 @@ import { Dialog } from '../ui/Dialog';
 import { Icon } from '../ui/Icon';
 import { Input } from '../ui/Input';
 import { SubmitButton } from '../ui/SubmitButton';
-import { sshKeyFormError, type SshKeyFormError } from './errors';
 import styles from './sshKeys.module.css';
 
-interface GeneratedKey {
-  name: string;
-  fingerprint: string;
-  privateKey: string;
-}
+type GeneratedKey = inferRouterOutputs<AppRouter>['sshKeys']['generate'];
 
 /**
  * Asks for a name, has the server make an ed25519 pair and shows the private half once. The
@@ -50,41 +48,37 @@ function GenerateForm({ projectId, onCancel, onGenerated }: { projectId: string;
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const generate = useMutation(trpc.sshKeys.generate.mutationOptions());
-  const [error, setError] = useState<SshKeyFormError | null>(null);
+  const form = useZodForm(generateSshKeyInput);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const parsed = generateSshKeyInput.safeParse({ name: new FormData(event.currentTarget).get('name') });
-    if (!parsed.success) {
-      setError({ fields: { name: parsed.error.issues[0]?.message }, form: null, docsUrl: null });
-      return;
-    }
-    setError(null);
+    const input = form.parse({ name: new FormData(event.currentTarget).get('name') });
+    if (!input) return;
     try {
-      const key = await generate.mutateAsync({ projectId, name: parsed.data.name });
+      const key = await generate.mutateAsync({ projectId, ...input });
       await queryClient.invalidateQueries({ queryKey: trpc.sshKeys.list.queryKey({ projectId }) });
-      onGenerated({ name: key.name, fingerprint: key.fingerprint, privateKey: key.privateKey });
-    } catch (err) {
-      setError(sshKeyFormError(err));
+      onGenerated(key);
+    } catch (error) {
+      form.fail(error);
     }
   }
 
   return (
     <form className="form" onSubmit={onSubmit} noValidate>
-      {error?.form ? (
+      {form.formError ? (
         <Alert tone="danger">
-          {error.form}
-          {error.docsUrl ? (
+          {form.formError}
+          {form.docsUrl ? (
             <>
               {' '}
-              <a href={error.docsUrl} target="_blank" rel="noreferrer">
+              <a href={form.docsUrl} target="_blank" rel="noreferrer">
                 Learn about SSH keys
               </a>
             </>
           ) : null}
         </Alert>
       ) : null}
-      <Input label="Name" name="name" placeholder="Deploy key" maxLength={100} autoFocus error={error?.fields.name} hint="Also written as the comment of both halves of the key." />
+      <Input label="Name" name="name" placeholder="Deploy key" maxLength={100} autoFocus error={form.errors.name} hint="Also written as the comment of both halves of the key." />
       <div className="form-actions" style={{ justifyContent: 'flex-end' }}>
         <Button variant="ghost" onClick={onCancel}>
           Cancel

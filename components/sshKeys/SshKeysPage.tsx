@@ -14,11 +14,12 @@ import { Badge } from '../ui/Badge';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
+import { DataList } from '../ui/DataList';
 import { Dialog } from '../ui/Dialog';
 import { EmptyState } from '../ui/EmptyState';
 import { Icon } from '../ui/Icon';
 import { PageHeader } from '../ui/PageHeader';
-import { DataTable, type Column } from '../ui/Table';
+import type { Column } from '../ui/Table';
 import { AddSshKeyForm } from './AddSshKeyForm';
 import { GenerateSshKeyDialog } from './GenerateSshKeyDialog';
 import styles from './sshKeys.module.css';
@@ -107,14 +108,11 @@ function KeyList({ projectId, canManage, onGenerate }: { projectId: string; canM
           </>
         }
       >
-        <DataTable
+        <DataList
           label="SSH keys"
+          query={keys}
           columns={columns}
-          rows={keys.data}
           rowKey={(key) => key.id}
-          loading={keys.isPending}
-          error={keys.isError ? errorMessage(keys.error) : null}
-          onRetry={() => keys.refetch()}
           empty={
             <EmptyState
               icon="terminal"

@@ -38,6 +38,10 @@ const PATHS = {
 
 export type IconName = keyof typeof PATHS;
 
+export function isIconName(name: string): name is IconName {
+  return Object.hasOwn(PATHS, name);
+}
+
 export function Icon({ name, size = 16, title, ...rest }: { name: IconName; size?: number; title?: string } & SVGProps<SVGSVGElement>) {
   return (
     <svg

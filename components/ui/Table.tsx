@@ -1,6 +1,4 @@
 import type { ReactNode } from 'react';
-import { Alert } from './Alert';
-import { Button } from './Button';
 import { Skeleton } from './Skeleton';
 
 export interface Column<Row> {
@@ -10,60 +8,32 @@ export interface Column<Row> {
   className?: string;
 }
 
-const LOADING_ROWS = 3;
-
 /**
- * A table that owns the three states every list has besides its rows: loading (skeleton rows),
- * failed (the server's message and a retry) and empty (the caller's empty state).
+ * Rows under a header. Until `rows` arrive the same columns show skeleton cells, so the page
+ * keeps its layout when the data lands.
  */
-export function DataTable<Row>({
+export function Table<Row>({
   label,
   columns,
   rows,
   rowKey,
-  loading,
-  error,
-  onRetry,
-  empty,
+  loadingRows,
   onRowClick,
 }: {
   label: string;
   columns: readonly Column<Row>[];
   rows: readonly Row[] | undefined;
   rowKey: (row: Row) => string;
-  loading: boolean;
-  error?: string | null;
-  onRetry?: () => void;
-  empty: ReactNode;
+  loadingRows: number;
   /**
    * A mouse shortcut for opening a row. Keyboard and screen-reader users need the same action on a
    * button inside the row, since a table row cannot take focus.
    */
   onRowClick?: (row: Row) => void;
 }) {
-  if (error) {
-    return (
-      <div style={{ padding: 16 }}>
-        <Alert
-          tone="danger"
-          title="This list could not be loaded"
-          action={
-            onRetry ? (
-              <Button size="sm" onClick={onRetry}>
-                Try again
-              </Button>
-            ) : null
-          }
-        >
-          {error}
-        </Alert>
-      </div>
-    );
-  }
-  if (!loading && rows && rows.length === 0) return <>{empty}</>;
   return (
     <div className="table-wrap">
-      <table className="table" aria-label={label} aria-busy={loading || undefined}>
+      <table className="table" aria-label={label} aria-busy={rows === undefined || undefined}>
         <thead>
           <tr>
             {columns.map((column, index) => (
@@ -74,8 +44,8 @@ export function DataTable<Row>({
           </tr>
         </thead>
         <tbody>
-          {loading || !rows
-            ? Array.from({ length: LOADING_ROWS }, (_, rowIndex) => (
+          {rows === undefined
+            ? Array.from({ length: loadingRows }, (_, rowIndex) => (
                 <tr key={`loading-${rowIndex}`}>
                   {columns.map((column, index) => (
                     <td key={index} className={column.className}>

@@ -1,31 +1,19 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { POWER_ACTIONS } from '../../server/providers/infra/types';
-import { SERVER_STATUSES } from '../../server/domains/servers/schema';
-import { SSH_KEY_TYPES } from '../../server/domains/sshKeys/schema';
+import { index, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { projects } from './projects';
 
-/** OpenSSH public keys registered in a project; a server trusts the ones chosen at its creation. */
-export const sshKeys = pgTable(
-  'ssh_keys',
-  {
-    id: text('id').primaryKey(),
-    projectId: text('project_id')
-      .notNull()
-      .references(() => projects.id, { onDelete: 'cascade' }),
-    name: text('name').notNull(),
-    /** Normalised to `<type> <base64>[ <comment>]`. */
-    publicKey: text('public_key').notNull(),
-    /** `SHA256:<unpadded base64>`, as `ssh-keygen -lf` prints it. */
-    fingerprint: text('fingerprint').notNull(),
-    keyType: text('key_type', { enum: SSH_KEY_TYPES }).notNull(),
-    bits: integer('bits').notNull(),
-    comment: text('comment'),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-  },
-  (t) => [uniqueIndex('ssh_keys_project_fingerprint_key').on(t.projectId, t.fingerprint), index('ssh_keys_project_created_idx').on(t.projectId, t.createdAt)],
-);
+/** The `<infra-provider>` of the specification: a server's `provider` and the catalogue's second path family. */
+export const INFRA_PROVIDER_NAME = 'infra';
+
+/**
+ * PROVISIONING: first boot or a power action is still being applied. RUNNING: powered on.
+ * OFF: powered off by power_off or shutdown (our name; the specification shows only the first two).
+ */
+export const SERVER_STATUSES = ['PROVISIONING', 'RUNNING', 'OFF'] as const;
+export type ServerStatus = (typeof SERVER_STATUSES)[number];
+
+export const POWER_ACTIONS = ['power_on', 'power_off', 'shutdown', 'reboot', 'power_cycle'] as const;
+export type PowerAction = (typeof POWER_ACTIONS)[number];
 
 /**
  * A server bought in a project. Rows stay after deletion (`terminatedAt`) so charges and events keep
@@ -85,34 +73,4 @@ export const serverSshKeys = pgTable(
     fingerprint: text('fingerprint').notNull(),
   },
   (t) => [primaryKey({ columns: [t.serverId, t.sshKeyId] }), index('server_ssh_keys_key_idx').on(t.sshKeyId)],
-);
-
-/**
- * The infrastructure simulator's own machines: what the upstream provider would hold. Status is
- * derived from these timestamps whenever a machine is read, so every process, and a restarted one,
- * sees the same machine at the same moment.
- */
-export const infraSimMachines = pgTable(
-  'infra_sim_machines',
-  {
-    id: text('id').primaryKey(),
-    /** The caller's reference (a provider tag), unique so a retried creation finds its machine. */
-    reference: text('reference').notNull(),
-    name: text('name').notNull(),
-    region: text('region').notNull(),
-    size: text('size').notNull(),
-    image: text('image').notNull(),
-    sshPublicKeys: jsonb('ssh_public_keys').$type<string[]>().notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
-    /** When first boot completes; the machine is `new` and locked until then. */
-    readyAt: timestamp('ready_at', { withTimezone: true, mode: 'date' }).notNull(),
-    /** Power once the latest action has been applied. */
-    power: text('power', { enum: ['on', 'off'] }).notNull(),
-    /** Power while the latest action is still being applied. */
-    powerBeforeAction: text('power_before_action', { enum: ['on', 'off'] }),
-    lastAction: text('last_action'),
-    actionCompletesAt: timestamp('action_completes_at', { withTimezone: true, mode: 'date' }),
-    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
-  },
-  (t) => [uniqueIndex('infra_sim_machines_reference_key').on(t.reference)],
 );

@@ -30,10 +30,12 @@ export interface CreationPurchase<T, P = undefined> {
   assertAvailable?: (tx: Tx) => Promise<void>;
   /**
    * Work outside the database once the card is charged and before the resource is recorded, such
-   * as creating the machine upstream. If it fails the charge is refunded.
+   * as creating the machine upstream: a declined card never gets this far, and if it fails the
+   * charge is refunded. What it leaves behind in a crash before the commit is the domain's to
+   * find; this module only refunds the charge.
    */
   provision?: () => Promise<P>;
-  /** Undoes `provision` when the resource cannot be recorded after all. */
+  /** Undoes `provision` when the resource cannot be recorded after all (the charge is refunded as well). */
   unprovision?: (provisioned: P) => Promise<void>;
   /**
    * Creates the resource inside the transaction that records the payment; nothing it writes
@@ -53,9 +55,13 @@ export interface PurchaseReceipt<T> {
 
 /**
  * Creates a paid resource by charging the project's saved card off-session for the prorated
- * amount. The purchase row is written first and the charge's idempotency key derives from it, so
- * retries charge once; if the resource cannot be created after the charge, the charge is
- * refunded; a crash between the two is settled by `reconcileAbandonedPurchases`.
+ * amount, in this order: record the purchase, charge, `provision`, then one transaction that
+ * claims the purchase, runs `fulfil`, and writes the billing item and the charge history.
+ *
+ * The purchase row comes first so the charge's idempotency key can derive from it and retries
+ * charge once. A decline stops before `provision`, so nothing exists to undo; any failure after
+ * the charge refunds it (and runs `unprovision` once `provision` has succeeded); a crash after the
+ * charge leaves the purchase pending, and `reconcileAbandonedPurchases` refunds it.
  */
 export async function purchaseCreation<T, P = undefined>(request: CreationPurchase<T, P>): Promise<PurchaseReceipt<T>> {
   const now = request.now ?? new Date();

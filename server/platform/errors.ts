@@ -20,8 +20,12 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/** Field path (segments joined with '.') → what is wrong with it; forms put each on its input. */
+export type FieldErrors = Record<string, string>;
+
 export interface AppErrorOptions {
   docsUrl?: string;
+  fields?: FieldErrors;
   /** Response headers that belong with the error, such as Retry-After on RATE_LIMITED. */
   headers?: Record<string, string>;
   cause?: unknown;
@@ -32,6 +36,7 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly docsUrl?: string;
   readonly headers?: Record<string, string>;
+  readonly fields?: FieldErrors;
 
   constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -39,20 +44,20 @@ export class AppError extends Error {
     this.code = code;
     this.docsUrl = options.docsUrl;
     this.headers = options.headers;
+    this.fields = options.fields;
   }
 
   get status(): number {
     return ERROR_STATUS[this.code];
   }
-}
 
-export function httpStatusOf(code: ErrorCode): number {
-  return ERROR_STATUS[code];
+  /** What the answer carries as `error.fields`: always an object on 422, so clients need not test for it. */
+  get reportedFields(): FieldErrors | undefined {
+    return this.fields ?? (this.code === 'VALIDATION_ERROR' ? {} : undefined);
+  }
 }
 
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
-export const forbidden = (message = 'You do not have access to this resource') =>
-  new AppError('FORBIDDEN', message);
 export const conflict = (message: string) => new AppError('CONFLICT', message);
 
 interface ZodIssueLike {
@@ -67,6 +72,29 @@ export function describeIssues(issues: ReadonlyArray<ZodIssueLike>): string {
     return field ? `${field}: ${issue.message}` : issue.message;
   });
   return parts.length ? `Validation failed: ${parts.join('; ')}` : 'Validation failed';
+}
+
+/**
+ * A refusal that concerns one input field: the message keeps the "field: message" form every
+ * VALIDATION_ERROR has, and `fields` carries the same text for forms.
+ */
+export function invalidField(field: string, message: string, options: Omit<AppErrorOptions, 'fields'> = {}): AppError {
+  return new AppError('VALIDATION_ERROR', `${field}: ${message}`, { ...options, fields: { [field]: message } });
+}
+
+/** The first message of each failing field; issues about the whole input have no field and stay in the message only. */
+export function fieldErrorsOf(issues: ReadonlyArray<ZodIssueLike>): FieldErrors {
+  const fields: FieldErrors = {};
+  for (const issue of issues) {
+    const field = issue.path.map(String).join('.');
+    if (field && fields[field] === undefined) fields[field] = issue.message;
+  }
+  return fields;
+}
+
+/** A zod failure as the API reports it: every field in the message, and each one in `fields`. */
+export function validationError(issues: ReadonlyArray<ZodIssueLike>): AppError {
+  return new AppError('VALIDATION_ERROR', describeIssues(issues), { fields: fieldErrorsOf(issues) });
 }
 
 function findCause<T>(err: unknown, test: (e: unknown) => e is T): T | undefined {
@@ -102,7 +130,7 @@ export function toAppError(err: unknown): AppError {
   if (isTrpcError(err)) {
     const zod = findCause(err.cause, isZodError);
     if (zod && (err.code === 'BAD_REQUEST' || err.code === 'PARSE_ERROR')) {
-      return new AppError('VALIDATION_ERROR', describeIssues(zod.issues));
+      return validationError(zod.issues);
     }
     switch (err.code) {
       case 'PARSE_ERROR':

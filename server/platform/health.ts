@@ -6,6 +6,8 @@ export interface Health {
   ok: boolean;
   database: 'up' | 'down';
   driver?: 'postgres' | 'pglite';
+  /** The Node.js version the server runs on (`process.version`, e.g. "v24.21.0"). */
+  node: string;
 }
 
 /** Liveness of what the app cannot work without: the database. */
@@ -13,9 +15,9 @@ export async function checkHealth(): Promise<Health> {
   try {
     const handle = await getDbHandle();
     await handle.db.execute(sql`select 1`);
-    return { ok: true, database: 'up', driver: handle.driver };
+    return { ok: true, database: 'up', driver: handle.driver, node: process.version };
   } catch (err) {
     getLogger().error({ err }, 'health check failed');
-    return { ok: false, database: 'down' };
+    return { ok: false, database: 'down', node: process.version };
   }
 }

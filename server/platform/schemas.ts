@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PROJECT_ROLES } from '../../db/schema/members';
 
 /** Shared by server procedures and panel forms, so both validate the same way. */
 export const isoDateTime = z.iso.datetime({ offset: true }).describe('UTC date-time, ISO 8601');
@@ -18,8 +19,9 @@ export const projectNameSchema = z
   .min(1, 'Project name is required')
   .max(100, 'Project name must be at most 100 characters');
 
-export const roleSchema = z.enum(['owner', 'admin', 'member', 'viewer']);
-export const invitableRoleSchema = z.enum(['admin', 'member', 'viewer'], {
+export const roleSchema = z.enum(PROJECT_ROLES);
+/** Ownership is granted by role changes, never by invitation. */
+export const invitableRoleSchema = z.enum(PROJECT_ROLES.filter((role) => role !== 'owner') as ['admin', 'member', 'viewer'], {
   error: 'Role must be admin, member or viewer',
 });
 

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROLES, roleAtLeast, type ProjectRole } from '../../server/platform/auth/roles';
 import { ALL_SCOPES, type Scope } from '../../server/platform/auth/scopes';
-import { getOpenApiDocument } from '../../server/platform/rest/openapi';
+import { restApi } from '../../server/app';
 import { api, createApiKey, createProject, createUser, type ApiResult, type Credentials, type TestUser } from '../helpers';
 import { databaseFingerprint, queryRows } from '../db';
 
@@ -21,7 +21,7 @@ interface Operation {
   hidesAsNotFound: boolean;
 }
 
-const doc = getOpenApiDocument();
+const doc = restApi.openApiDocument();
 const operations: Operation[] = Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
   Object.entries(item as Record<string, Record<string, unknown>>).map(([method, op]) => ({
     method: method.toUpperCase(),

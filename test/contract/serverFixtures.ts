@@ -1,17 +1,21 @@
 import { sql } from 'drizzle-orm';
 import { resetConfigForTests } from '../../server/platform/config';
+import { clearCatalogCache } from '../../server/domains/catalog/service';
+import { resetInfraProviderForTests } from '../../server/providers/infra';
 import { generateEd25519KeyPair } from '../../server/domains/sshKeys/keyFormat';
 import { addCard, CARDS } from '../billingHelpers';
 import { queryRows } from '../db';
 import { api, createProject, createUser, type TestUser } from '../helpers';
-import type { ServerView } from '../../server/domains/servers/service';
+import type { Server, ServerWithKeys } from '../../server/domains/servers/schema';
 
-type InfraSetting = 'INFRA_SIM_PROVISION_SECONDS' | 'INFRA_SIM_ACTION_SECONDS' | 'INFRA_SIM_FAIL';
+type InfraSetting = 'INFRA_PROVIDER' | 'INFRA_API_URL' | 'INFRA_API_TOKEN' | 'INFRA_SIM_PROVISION_SECONDS' | 'INFRA_SIM_ACTION_SECONDS' | 'INFRA_SIM_FAIL';
 
-/** Changes simulator settings for the rest of the test file (or until changed again). */
+/** Changes infrastructure settings for the rest of the test file (or until changed again). */
 export function configureInfra(settings: Partial<Record<InfraSetting, string>>): void {
   Object.assign(process.env, settings);
   resetConfigForTests();
+  resetInfraProviderForTests();
+  clearCatalogCache();
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -54,7 +58,7 @@ export function createServerCall(user: TestUser, projectId: string, body: Partia
 }
 
 /** A server as the API answers it; the single read adds the keys it was created with. */
-export type ServerData = ServerView & { sshKeys?: Array<{ id: string; name: string; fingerprint: string }> };
+export type ServerData = Server & Partial<Pick<ServerWithKeys, 'sshKeys'>>;
 
 export async function listServers(user: TestUser, projectId: string): Promise<ServerData[]> {
   return (await api<ServerData[]>('GET', `/v1/projects/${projectId}/servers`, { cookie: user.cookie })).data;

@@ -1,12 +1,15 @@
 import { sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { JOBS } from '../../server/platform/jobs';
-import { RECONCILE_SERVERS } from '../../server/domains/servers/jobs';
+import { newId } from '../../db/schema/ids';
+import { JOBS } from '../../server/app';
+import { DELETE_ORPHANED_MACHINES, ORPHANED_AFTER_MS, RECONCILE_SERVERS } from '../../server/domains/servers/jobs';
 import { getInfraProvider } from '../../server/providers/infra';
 import { simulatedAddress } from '../../server/providers/infra/simulator';
-import { reconcileProvisioningServers } from '../../server/domains/servers/service';
+import { deleteOrphanedMachines, reconcileProvisioningServers } from '../../server/domains/servers/service';
+import { reconcileAbandonedPurchases } from '../../server/billing/purchases';
 import { CARDS, ledgerIntents } from '../billingHelpers';
 import { queryRows } from '../db';
+import { startFakeDroplets } from '../fakes/dropletsServer';
 import { api, createApiKey, createProject, createUser, expectError } from '../helpers';
 import {
   configureInfra,
@@ -43,6 +46,12 @@ beforeEach(() => {
   configureInfra({ INFRA_SIM_PROVISION_SECONDS: '0', INFRA_SIM_ACTION_SECONDS: '0', INFRA_SIM_FAIL: '' });
   vi.restoreAllMocks();
 });
+
+/** The fake's catalogue has no LAMP image; servers need one. */
+const LAMP_DROPLET_IMAGE = {
+  listedAs: 'application' as const,
+  image: { id: 170_000_001, name: 'LAMP on Ubuntu 24.04', distribution: 'Ubuntu', slug: 'lamp', public: true, regions: ['fra1'], min_disk_size: 25, type: 'snapshot', description: 'LAMP' },
+};
 
 const serverUrl = (projectId: string, serverId: string) => `/v1/projects/${projectId}/servers/${serverId}`;
 
@@ -133,13 +142,15 @@ describe('creating a server', () => {
     expect(await simulatedMachines()).toHaveLength(machinesBefore);
   });
 
-  it('answers 402 CARD_DECLINED when the charge fails, and deletes the machine it had made', async () => {
+  it('answers 402 CARD_DECLINED when the charge fails, before any machine is made: no machine, no server, no charge', async () => {
     const { owner, projectId } = await paidProject(CARDS.declinesOnCharge);
+    const machinesBefore = await simulatedMachines();
     expectError(await createServerCall(owner, projectId, { name: 'declined' }), 402, 'CARD_DECLINED');
+    expect(await simulatedMachines()).toEqual(machinesBefore);
     expect(await serverRows(projectId)).toEqual([]);
     expect(await billingItemsOf(projectId)).toEqual([]);
-    const machine = (await simulatedMachines()).find((m) => m.name === 'declined');
-    expect(machine?.deleted_at).not.toBeNull();
+    expect((await ledgerIntents(owner.id)).filter((i) => i.status === 'succeeded')).toEqual([]);
+    expect(await queryRows(sql`select status from purchases where project_id = ${projectId}`)).toEqual([{ status: 'failed' }]);
   });
 
   it('makes one server and one charge from 20 identical concurrent requests; the others get 409', async () => {
@@ -198,7 +209,7 @@ describe('creating a server', () => {
     expect(res.body && !res.body.success && res.body.error.message).toContain(foreign.id);
   });
 
-  it('answers 502 when the provider fails, with no server and the charge refunded in full', async () => {
+  it('answers 502 when the provider fails after the charge, with no server and the charge refunded in full', async () => {
     const { owner, projectId } = await paidProject();
     const intents = (await ledgerIntents(owner.id)).length;
     configureInfra({ INFRA_SIM_FAIL: 'create' });
@@ -209,6 +220,26 @@ describe('creating a server', () => {
     expect(charges[0]!.amount_refunded).toBe(charges[0]!.amount);
     expect(await queryRows(sql`select status from purchases where project_id = ${projectId}`)).toEqual([{ status: 'refunded' }]);
     expect(await queryRows(sql`select id from billing_items where project_id = ${projectId}`)).toEqual([]);
+  });
+
+  it('deletes the machine and refunds the charge when the server cannot be recorded after the machine was made', async () => {
+    const { owner, projectId } = await paidProject();
+    const intents = (await ledgerIntents(owner.id)).length;
+    const provider = getInfraProvider();
+    const create = provider.createMachine.bind(provider);
+    // A provider so slow that billing gives the purchase up meanwhile: the purchase can no longer commit.
+    vi.spyOn(provider, 'createMachine').mockImplementationOnce(async (input) => {
+      const machine = await create(input);
+      await reconcileAbandonedPurchases({ olderThanMs: 0 });
+      return machine;
+    });
+    expectError(await createServerCall(owner, projectId, { name: 'too-late' }), 409, 'CONFLICT');
+    expect(await serverRows(projectId)).toEqual([]);
+    expect((await simulatedMachines()).find((m) => m.name === 'too-late')).toMatchObject({ deleted_at: expect.anything() });
+    const charges = (await ledgerIntents(owner.id)).slice(intents);
+    expect(charges).toHaveLength(1);
+    expect(charges[0]!.amount_refunded).toBe(charges[0]!.amount);
+    expect(await queryRows(sql`select status from purchases where project_id = ${projectId}`)).toEqual([{ status: 'refunded' }]);
   });
 });
 
@@ -441,5 +472,65 @@ describe('reading servers', () => {
     const removed = await api<{ stillAuthorisedOn: number }>('DELETE', `/v1/projects/${projectId}/ssh-keys/${key.id}`, { cookie: owner.cookie });
     expect(removed.data).toEqual({ stillAuthorisedOn: 1 });
     expect((await getServer(owner, projectId, second.id)).sshKeys).toEqual([{ id: key.id, name: 'ci', fingerprint: key.fingerprint }]);
+  });
+});
+
+describe.each(['simulator', 'droplets'] as const)('orphaned machines, with the %s provider', (kind) => {
+  /** The live machine made for a reference (a server's id), as the provider itself holds it. */
+  let liveMachine: (reference: string) => Promise<string | undefined>;
+
+  beforeEach(async () => {
+    if (kind === 'simulator') {
+      liveMachine = async (reference) => (await simulatedMachines()).find((m) => m.reference === reference && m.deleted_at === null)?.id;
+      return;
+    }
+    const fake = await startFakeDroplets({ settings: { activeAfterReads: 1 }, catalogue: { images: [LAMP_DROPLET_IMAGE] } });
+    configureInfra({ INFRA_PROVIDER: 'droplets', INFRA_API_URL: fake.url, INFRA_API_TOKEN: fake.token });
+    liveMachine = async (reference) => fake.droplets().find((d) => d.tags.includes(reference))?.id.toString();
+    return async () => {
+      configureInfra({ INFRA_PROVIDER: 'simulator' });
+      await fake.close();
+    };
+  });
+
+  it('deletes a machine whose creation stopped before its server was recorded, once the grace period is over, and nothing else', async () => {
+    expect(JOBS.find((j) => j.name === DELETE_ORPHANED_MACHINES)?.cron).toBeDefined();
+    const { owner, projectId } = await paidProject();
+    const recorded = await createServer(owner, projectId, { name: 'recorded' });
+
+    const provider = getInfraProvider();
+    const create = provider.createMachine.bind(provider);
+    let crashedReference!: string;
+    let machineMade!: () => void;
+    const made = new Promise<void>((resolve) => (machineMade = resolve));
+    // The process stops once the machine exists: the creation never comes back to record its server.
+    vi.spyOn(provider, 'createMachine').mockImplementationOnce(async (input) => {
+      crashedReference = input.reference;
+      await create(input);
+      machineMade();
+      return new Promise<never>(() => {});
+    });
+    void createServerCall(owner, projectId, { name: 'crashed' });
+    await made;
+
+    // The provider's timestamps may be whole seconds: the creation in flight starts a second later.
+    await sleep(1100);
+    const inFlightReference = newId('srv');
+    const inFlight = await create({ name: 'in-flight', region: 'fra1', size: 's-1vcpu-1gb', image: 'lamp', sshPublicKeys: [], reference: inFlightReference });
+    const justInsideGrace = new Date(Date.parse(inFlight.createdAt) + ORPHANED_AFTER_MS);
+
+    for (const reference of [recorded.id, crashedReference, inFlightReference]) expect(await liveMachine(reference)).toBeDefined();
+    expect(await deleteOrphanedMachines({ olderThanMs: ORPHANED_AFTER_MS, now: justInsideGrace })).toBe(1);
+    expect(await liveMachine(crashedReference)).toBeUndefined();
+    expect(await liveMachine(recorded.id)).toBeDefined();
+    expect(await liveMachine(inFlightReference)).toBeDefined();
+    expect((await listServers(owner, projectId)).map((s) => s.name)).toEqual(['recorded']);
+
+    // Billing settles the money side of the same crash: the charge is refunded.
+    await reconcileAbandonedPurchases({ olderThanMs: 0 });
+    expect(await queryRows(sql`select resource_key, status from purchases where project_id = ${projectId} order by resource_key`)).toEqual([
+      { resource_key: 'crashed', status: 'refunded' },
+      { resource_key: 'recorded', status: 'completed' },
+    ]);
   });
 });

@@ -1,6 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createHttpFake, FakeHttpError, type Fault, type FakeResponse, type RecordedRequest } from './httpFake';
 
 /**
  * A loopback stand-in for DigitalOcean's API v2, speaking its wire format: JSON bodies, lists
@@ -10,16 +9,6 @@ import type { AddressInfo } from 'node:net';
  */
 
 type Json = Record<string, unknown>;
-
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  /** Lower-case names, as Node delivers them. */
-  headers: IncomingHttpHeaders;
-  /** The parsed JSON body; undefined when there was none. */
-  body: unknown;
-}
 
 export type FakeRoute =
   | 'GET /v2/regions'
@@ -34,19 +23,6 @@ export type FakeRoute =
   | 'GET /v2/droplets/:id'
   | 'DELETE /v2/droplets/:id'
   | 'POST /v2/droplets/:id/actions';
-
-export interface Fault {
-  /** Answered instead of the real response; without it the request is served normally, late. */
-  status?: number;
-  /** DO's error body for the status unless given. */
-  body?: unknown;
-  /** Holds the answer back this long (a client with a shorter timeout gives up first). */
-  delayMs?: number;
-  /** How many matching requests it affects; 1 unless given. */
-  times?: number;
-  /** Lets this many matching requests through first (to fail a later page of a listing). */
-  after?: number;
-}
 
 export interface FakeSettings {
   /** A new droplet reads as active from its Nth read on, single or listed. */
@@ -109,10 +85,10 @@ export interface FakeAccountKey {
 export interface FakeDroplets {
   url: string;
   token: string;
-  requests: RecordedRequest[];
+  requests: RecordedRequest<unknown>[];
   /** Live: a change applies from the next request on. */
   settings: FakeSettings;
-  fail(route: FakeRoute, fault: Fault): void;
+  fail(route: FakeRoute, fault: Omit<Fault<unknown>, 'route'>): void;
   /** The droplet as it stands now (time-based progress applied; not counted as a read). */
   droplet(id: number | string): FakeDroplet | undefined;
   droplets(): FakeDroplet[];
@@ -128,20 +104,12 @@ export interface FakeDropletsOptions {
   catalogue?: Partial<FakeCatalogue>;
 }
 
-class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly id: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-const unprocessable = (message: string) => new ApiError(422, 'unprocessable_entity', message);
-const notFound = () => new ApiError(404, 'not_found', 'The resource you were accessing could not be found.');
+const apiError = (status: number, id: string, message: string) => new FakeHttpError(status, { id, message, request_id: randomUUID() });
+const unprocessable = (message: string) => apiError(422, 'unprocessable_entity', message);
+const notFound = () => apiError(404, 'not_found', 'The resource you were accessing could not be found.');
 
 const DEFAULT_ERRORS: Record<number, { id: string; message: string }> = {
+  400: { id: 'bad_request', message: 'Unable to parse request body.' },
   401: { id: 'unauthorized', message: 'Unable to authenticate you' },
   403: { id: 'forbidden', message: 'You do not have access for the attempted action.' },
   404: { id: 'not_found', message: 'The resource you were accessing could not be found.' },
@@ -151,34 +119,7 @@ const DEFAULT_ERRORS: Record<number, { id: string; message: string }> = {
   503: { id: 'service_unavailable', message: 'The service is temporarily unavailable.' },
 };
 
-const ROUTES: ReadonlyArray<{ route: FakeRoute; method: string; pattern: RegExp }> = (
-  [
-    'GET /v2/regions',
-    'GET /v2/sizes',
-    'GET /v2/images',
-    'GET /v2/apps/tiers/instance_sizes',
-    'GET /v2/apps/regions',
-    'POST /v2/account/keys',
-    'GET /v2/account/keys/:key',
-    'GET /v2/droplets',
-    'POST /v2/droplets',
-    'GET /v2/droplets/:id',
-    'DELETE /v2/droplets/:id',
-    'POST /v2/droplets/:id/actions',
-  ] as const
-).map((route) => {
-  const [method, template] = route.split(' ') as [string, string];
-  return { route, method, pattern: new RegExp(`^${template.replace(/:\w+/g, '([^/]+)')}$`) };
-});
-
-const SUPPORTED_KEY_TYPES = new Set([
-  'ssh-rsa',
-  'ssh-dss',
-  'ssh-ed25519',
-  'ecdsa-sha2-nistp256',
-  'ecdsa-sha2-nistp384',
-  'ecdsa-sha2-nistp521',
-]);
+const SUPPORTED_KEY_TYPES = new Set(['ssh-rsa', 'ssh-dss', 'ssh-ed25519', 'ecdsa-sha2-nistp256', 'ecdsa-sha2-nistp384', 'ecdsa-sha2-nistp521']);
 const HOSTNAME = /^[a-zA-Z0-9.-]+$/;
 const TAG_NAME = /^[a-zA-Z0-9_:-]{1,255}$/;
 const POWER_ACTIONS = new Set(['power_on', 'power_off', 'shutdown', 'reboot', 'power_cycle']);
@@ -193,26 +134,25 @@ export async function startFakeDroplets(options: FakeDropletsOptions = {}): Prom
     ...options.settings,
   };
   const catalogue: FakeCatalogue = { ...defaultCatalogue(), ...options.catalogue };
-  const requests: RecordedRequest[] = [];
   const droplets = new Map<number, FakeDroplet>();
   const keys = new Map<string, FakeAccountKey>();
-  const faults = new Map<FakeRoute, Array<Fault & { skip: number; remaining: number }>>();
-  const waits = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
   let nextDropletId = 3_164_444;
   let nextKeyId = 512_189;
   let nextActionId = 36_804_636;
   let addressesGiven = 0;
-  let base = '';
+  const http = createHttpFake({
+    name: 'DigitalOcean',
+    parseBody: 'json',
+    auth: { bearer: token },
+    errorBody: ({ status, message }) => ({ ...(DEFAULT_ERRORS[status] ?? { id: 'error', message }), request_id: randomUUID() }),
+  });
 
   const timestamp = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 
   function advance(droplet: FakeDroplet, read: boolean): FakeDroplet {
     if (read) droplet.reads += 1;
     const now = Date.now();
-    if (
-      droplet.status === 'new' &&
-      (droplet.reads >= settings.activeAfterReads || now - droplet.createdMs >= settings.activeAfterMs)
-    ) {
+    if (droplet.status === 'new' && (droplet.reads >= settings.activeAfterReads || now - droplet.createdMs >= settings.activeAfterMs)) {
       droplet.status = 'active';
       addressesGiven += 1;
       const host = ((addressesGiven - 1) % 254) + 1;
@@ -294,7 +234,7 @@ export async function startFakeDroplets(options: FakeDropletsOptions = {}): Prom
     const page = positiveInt(url.searchParams.get('page'), 1);
     const last = Math.max(1, Math.ceil(all.length / perPage));
     const link = (target: number) => {
-      const to = new URL(url.pathname + url.search, base);
+      const to = new URL(url);
       to.searchParams.set('page', String(target));
       to.searchParams.set('per_page', String(perPage));
       return to.toString();
@@ -315,7 +255,7 @@ export async function startFakeDroplets(options: FakeDropletsOptions = {}): Prom
     return advance(droplet, false);
   }
 
-  function createDroplet(body: Json): { status: number; body: Json } {
+  function createDroplet(body: Json, origin: string): FakeResponse {
     const name = body.name;
     if (typeof name !== 'string' || name === '') throw unprocessable('Name is required.');
     if (!HOSTNAME.test(name)) throw unprocessable('Only valid hostname characters are allowed. (a-z, A-Z, 0-9, . and -)');
@@ -358,12 +298,12 @@ export async function startFakeDroplets(options: FakeDropletsOptions = {}): Prom
       status: 202,
       body: {
         droplet: dropletJson(droplet),
-        links: { actions: [{ id: actionId, rel: 'create', href: `${base}/v2/actions/${actionId}` }] },
+        links: { actions: [{ id: actionId, rel: 'create', href: `${origin}/v2/actions/${actionId}` }] },
       },
     };
   }
 
-  function startAction(droplet: FakeDroplet, body: Json): { status: number; body: Json } {
+  function startAction(droplet: FakeDroplet, body: Json): FakeResponse {
     const type = body.type;
     if (typeof type !== 'string' || (type !== 'rename' && !POWER_ACTIONS.has(type))) {
       throw unprocessable(`${String(type)} is not a valid action type.`);
@@ -390,7 +330,7 @@ export async function startFakeDroplets(options: FakeDropletsOptions = {}): Prom
     return { status: 201, body: { action: actionJson(action, droplet) } };
   }
 
-  function addKey(body: Json): { status: number; body: Json } {
+  function addKey(body: Json): FakeResponse {
     if (typeof body.name !== 'string' || body.name === '') throw unprocessable('Name is required.');
     if (typeof body.public_key !== 'string') throw unprocessable('Public key is required.');
     const fingerprint = fingerprintOf(body.public_key);
@@ -401,172 +341,54 @@ export async function startFakeDroplets(options: FakeDropletsOptions = {}): Prom
     return { status: 201, body: { ssh_key: keyJson(key) } };
   }
 
-  function serve(route: FakeRoute, param: string, url: URL, body: Json): { status: number; body?: Json } {
-    const ok = (json: Json) => ({ status: 200, body: json });
-    switch (route) {
-      case 'GET /v2/regions':
-        return ok(paged(url, 'regions', catalogue.regions, (region) => region));
-      case 'GET /v2/sizes':
-        return ok(paged(url, 'sizes', catalogue.sizes, (size) => size));
-      case 'GET /v2/images': {
-        const type = url.searchParams.get('type');
-        const listed = catalogue.images.filter((entry) => type === null || entry.listedAs === type);
-        return ok(paged(url, 'images', listed, (entry) => entry.image));
-      }
-      case 'GET /v2/apps/tiers/instance_sizes':
-        return ok({ instance_sizes: catalogue.appSizes });
-      case 'GET /v2/apps/regions':
-        return ok({ regions: catalogue.appRegions });
-      case 'POST /v2/account/keys':
-        return addKey(body);
-      case 'GET /v2/account/keys/:key': {
-        const key = [...keys.values()].find((candidate) => candidate.fingerprint === param || String(candidate.id) === param);
-        if (!key) throw notFound();
-        return ok({ ssh_key: keyJson(key) });
-      }
-      case 'GET /v2/droplets': {
-        const tag = url.searchParams.get('tag_name');
-        const listed = [...droplets.values()].filter((droplet) => tag === null || droplet.tags.includes(tag)).sort((a, b) => a.id - b.id);
-        return ok(paged(url, 'droplets', listed, (droplet) => dropletJson(advance(droplet, true))));
-      }
-      case 'POST /v2/droplets':
-        return createDroplet(body);
-      case 'GET /v2/droplets/:id':
-        return ok({ droplet: dropletJson(advance(requireDroplet(param), true)) });
-      case 'DELETE /v2/droplets/:id':
-        droplets.delete(requireDroplet(param).id);
-        return { status: 204 };
-      case 'POST /v2/droplets/:id/actions':
-        return startAction(requireDroplet(param), body);
-    }
-  }
-
-  function takeFault(routeName: FakeRoute): Fault | undefined {
-    const queue = faults.get(routeName);
-    const fault = queue?.[0];
-    if (!queue || !fault) return undefined;
-    if (fault.skip > 0) {
-      fault.skip -= 1;
-      return undefined;
-    }
-    fault.remaining -= 1;
-    if (fault.remaining <= 0) queue.shift();
-    return fault;
-  }
-
-  function wait(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const entry = {
-        timer: setTimeout(() => {
-          waits.delete(entry);
-          resolve();
-        }, ms),
-        resolve,
-      };
-      waits.add(entry);
-    });
-  }
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const raw = await readBody(req);
-    const url = new URL(req.url ?? '/', base);
-    const method = (req.method ?? 'GET').toUpperCase();
-    let body: unknown;
-    let malformed = false;
-    if (raw !== '') {
-      try {
-        body = JSON.parse(raw);
-      } catch {
-        malformed = true;
-      }
-    }
-    requests.push({ method, path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, body });
-
-    let status: number;
-    let payload: unknown;
-    try {
-      if (req.headers.authorization !== `Bearer ${token}`) throw new ApiError(401, 'unauthorized', 'Unable to authenticate you');
-      let matched: { route: FakeRoute; param: string } | undefined;
-      for (const candidate of ROUTES) {
-        const match = candidate.method === method ? candidate.pattern.exec(url.pathname) : null;
-        if (match) {
-          matched = { route: candidate.route, param: decodeURIComponent(match[1] ?? '') };
-          break;
-        }
-      }
-      if (!matched) throw notFound();
-      const fault = takeFault(matched.route);
-      if (fault?.delayMs) await wait(fault.delayMs);
-      if (fault?.status !== undefined) {
-        status = fault.status;
-        payload = fault.body ?? { ...(DEFAULT_ERRORS[fault.status] ?? { id: 'error', message: 'Injected failure' }), request_id: randomUUID() };
-      } else {
-        if (malformed) throw new ApiError(400, 'bad_request', 'Unable to parse request body.');
-        const json = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Json) : {};
-        const result = serve(matched.route, matched.param, url, json);
-        status = result.status;
-        payload = result.body;
-      }
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      status = err.status;
-      payload = { id: err.id, message: err.message, request_id: randomUUID() };
-    }
-    // A client that timed out has gone; there is no one left to answer.
-    if (res.destroyed) return;
-    if (payload === undefined) {
-      res.writeHead(status).end();
-    } else {
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(payload));
-    }
-  }
-
-  const server = createServer((req, res) => {
-    handle(req, res).catch(() => {
-      if (!res.destroyed) res.writeHead(500).end();
-    });
+  http.route('GET /v2/regions', ({ url }) => ({ body: paged(url, 'regions', catalogue.regions, (region) => region) }));
+  http.route('GET /v2/sizes', ({ url }) => ({ body: paged(url, 'sizes', catalogue.sizes, (size) => size) }));
+  http.route('GET /v2/images', ({ url }) => {
+    const type = url.searchParams.get('type');
+    const listed = catalogue.images.filter((entry) => type === null || entry.listedAs === type);
+    return { body: paged(url, 'images', listed, (entry) => entry.image) };
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  http.route('GET /v2/apps/tiers/instance_sizes', () => ({ body: { instance_sizes: catalogue.appSizes } }));
+  http.route('GET /v2/apps/regions', () => ({ body: { regions: catalogue.appRegions } }));
+  http.route('POST /v2/account/keys', ({ body }) => addKey(fields(body)));
+  http.route('GET /v2/account/keys/:key', ({ params }) => {
+    const key = [...keys.values()].find((candidate) => candidate.fingerprint === params.key || String(candidate.id) === params.key);
+    if (!key) throw notFound();
+    return { body: { ssh_key: keyJson(key) } };
+  });
+  http.route('GET /v2/droplets', ({ url }) => {
+    const tag = url.searchParams.get('tag_name');
+    const listed = [...droplets.values()].filter((droplet) => tag === null || droplet.tags.includes(tag)).sort((a, b) => a.id - b.id);
+    return { body: paged(url, 'droplets', listed, (droplet) => dropletJson(advance(droplet, true))) };
+  });
+  http.route('POST /v2/droplets', ({ body, url }) => createDroplet(fields(body), url.origin));
+  http.route('GET /v2/droplets/:id', ({ params }) => ({ body: { droplet: dropletJson(advance(requireDroplet(params.id), true)) } }));
+  http.route('DELETE /v2/droplets/:id', ({ params }) => {
+    droplets.delete(requireDroplet(params.id).id);
+    return { status: 204 };
+  });
+  http.route('POST /v2/droplets/:id/actions', ({ params, body }) => startAction(requireDroplet(params.id), fields(body)));
 
+  const { url } = await http.listen();
   return {
-    url: base,
+    url,
     token,
-    requests,
+    requests: http.requests,
     settings,
-    fail(routeName, fault) {
-      const queue = faults.get(routeName) ?? [];
-      queue.push({ ...fault, skip: fault.after ?? 0, remaining: fault.times ?? 1 });
-      faults.set(routeName, queue);
-    },
+    fail: (route, fault) => http.fail({ ...fault, route }),
     droplet(id) {
       const droplet = droplets.get(Number(id));
       return droplet && advance(droplet, false);
     },
     droplets: () => [...droplets.values()].map((droplet) => advance(droplet, false)),
     accountKeys: () => [...keys.values()],
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        for (const entry of waits) {
-          clearTimeout(entry.timer);
-          entry.resolve();
-        }
-        waits.clear();
-        // Idempotent, so a test can take the server down to simulate an unreachable provider.
-        if (!server.listening) return resolve();
-        server.closeAllConnections();
-        server.close((err) => (err ? reject(err) : resolve()));
-      }),
+    close: () => http.close(),
   };
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
+/** DO reads the fields of an object body; anything else carries none. */
+function fields(body: unknown): Json {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Json) : {};
 }
 
 function positiveInt(value: string | null, fallback: number): number {
@@ -585,7 +407,10 @@ export function fingerprintOf(publicKey: string): string | null {
   if (blob.length < 4) return null;
   const length = blob.readUInt32BE(0);
   if (blob.subarray(4, 4 + length).toString('latin1') !== type) return null;
-  return createHash('md5').update(blob).digest('hex').replace(/(..)(?!$)/g, '$1:');
+  return createHash('md5')
+    .update(blob)
+    .digest('hex')
+    .replace(/(..)(?!$)/g, '$1:');
 }
 
 /** A small catalogue with DO's real slugs and prices, one region DO has not named a country for. */
@@ -600,32 +425,134 @@ function defaultCatalogue(): FakeCatalogue {
       { name: 'Lab 1', slug: 'lab1', features: [], available: false, sizes: [] },
     ],
     sizes: [
-      { slug: 's-1vcpu-1gb', memory: 1024, vcpus: 1, disk: 25, transfer: 1, price_monthly: 6, price_hourly: 0.00893, regions: everywhere, available: true, description: 'Basic' },
-      { slug: 's-2vcpu-4gb', memory: 4096, vcpus: 2, disk: 80, transfer: 4, price_monthly: 24, price_hourly: 0.03571, regions: ['nyc3', 'ams3', 'fra1'], available: true, description: 'Basic' },
-      { slug: 'c-4', memory: 8192, vcpus: 4, disk: 50, transfer: 5, price_monthly: 84, price_hourly: 0.125, regions: ['fra1'], available: true, description: 'CPU-Optimized' },
+      {
+        slug: 's-1vcpu-1gb',
+        memory: 1024,
+        vcpus: 1,
+        disk: 25,
+        transfer: 1,
+        price_monthly: 6,
+        price_hourly: 0.00893,
+        regions: everywhere,
+        available: true,
+        description: 'Basic',
+      },
+      {
+        slug: 's-2vcpu-4gb',
+        memory: 4096,
+        vcpus: 2,
+        disk: 80,
+        transfer: 4,
+        price_monthly: 24,
+        price_hourly: 0.03571,
+        regions: ['nyc3', 'ams3', 'fra1'],
+        available: true,
+        description: 'Basic',
+      },
+      {
+        slug: 'c-4',
+        memory: 8192,
+        vcpus: 4,
+        disk: 50,
+        transfer: 5,
+        price_monthly: 84,
+        price_hourly: 0.125,
+        regions: ['fra1'],
+        available: true,
+        description: 'CPU-Optimized',
+      },
     ],
     images: [
       {
         listedAs: 'distribution',
-        image: { id: 160_232_537, name: '24.04 (LTS) x64', distribution: 'Ubuntu', slug: 'ubuntu-24-04-x64', public: true, regions: everywhere, created_at: '2024-07-30T19:56:11Z', min_disk_size: 7, type: 'base', size_gigabytes: 2.58, description: 'Ubuntu 24.04 (LTS) x64', tags: [], status: 'available' },
+        image: {
+          id: 160_232_537,
+          name: '24.04 (LTS) x64',
+          distribution: 'Ubuntu',
+          slug: 'ubuntu-24-04-x64',
+          public: true,
+          regions: everywhere,
+          created_at: '2024-07-30T19:56:11Z',
+          min_disk_size: 7,
+          type: 'base',
+          size_gigabytes: 2.58,
+          description: 'Ubuntu 24.04 (LTS) x64',
+          tags: [],
+          status: 'available',
+        },
       },
       {
         listedAs: 'distribution',
-        image: { id: 158_032_215, name: '12 x64', distribution: 'Debian', slug: 'debian-12-x64', public: true, regions: everywhere, created_at: '2024-06-11T14:08:43Z', min_disk_size: 15, type: 'base', size_gigabytes: 0.9, description: 'Debian 12 x64', tags: [], status: 'available' },
+        image: {
+          id: 158_032_215,
+          name: '12 x64',
+          distribution: 'Debian',
+          slug: 'debian-12-x64',
+          public: true,
+          regions: everywhere,
+          created_at: '2024-06-11T14:08:43Z',
+          min_disk_size: 15,
+          type: 'base',
+          size_gigabytes: 0.9,
+          description: 'Debian 12 x64',
+          tags: [],
+          status: 'available',
+        },
       },
       {
         listedAs: 'application',
-        image: { id: 155_462_390, name: 'Docker on Ubuntu 22.04', distribution: 'Ubuntu', slug: 'docker-20-04', public: true, regions: everywhere, created_at: '2024-05-02T10:01:12Z', min_disk_size: 25, type: 'snapshot', size_gigabytes: 4.1, description: 'Docker Engine and Compose', tags: [], status: 'available' },
+        image: {
+          id: 155_462_390,
+          name: 'Docker on Ubuntu 22.04',
+          distribution: 'Ubuntu',
+          slug: 'docker-20-04',
+          public: true,
+          regions: everywhere,
+          created_at: '2024-05-02T10:01:12Z',
+          min_disk_size: 25,
+          type: 'snapshot',
+          size_gigabytes: 4.1,
+          description: 'Docker Engine and Compose',
+          tags: [],
+          status: 'available',
+        },
       },
     ],
     appSizes: [
-      { name: 'Basic XXS', slug: 'basic-xxs', cpu_type: 'SHARED', cpus: '1', memory_bytes: '536870912', usd_per_month: '5.00', usd_per_second: '0.000002066799', tier_slug: 'basic' },
-      { name: 'Professional XS', slug: 'professional-xs', cpu_type: 'SHARED', cpus: '1', memory_bytes: '1073741824', usd_per_month: '12.00', usd_per_second: '0.000004960317', tier_slug: 'professional' },
+      {
+        name: 'Basic XXS',
+        slug: 'basic-xxs',
+        cpu_type: 'SHARED',
+        cpus: '1',
+        memory_bytes: '536870912',
+        usd_per_month: '5.00',
+        usd_per_second: '0.000002066799',
+        tier_slug: 'basic',
+      },
+      {
+        name: 'Professional XS',
+        slug: 'professional-xs',
+        cpu_type: 'SHARED',
+        cpus: '1',
+        memory_bytes: '1073741824',
+        usd_per_month: '12.00',
+        usd_per_second: '0.000004960317',
+        tier_slug: 'professional',
+      },
     ],
     appRegions: [
       { slug: 'ams', label: 'Amsterdam', flag: 'netherlands', continent: 'Europe', data_centers: ['ams3'], default: false, disabled: false },
       { slug: 'nyc', label: 'New York', flag: 'usa', continent: 'North America', data_centers: ['nyc1', 'nyc3'], default: true, disabled: false },
-      { slug: 'blr', label: 'Bangalore', flag: 'india', continent: 'Asia', data_centers: ['blr1'], default: false, disabled: true, reason: 'Temporarily unavailable' },
+      {
+        slug: 'blr',
+        label: 'Bangalore',
+        flag: 'india',
+        continent: 'Asia',
+        data_centers: ['blr1'],
+        default: false,
+        disabled: true,
+        reason: 'Temporarily unavailable',
+      },
     ],
   };
 }

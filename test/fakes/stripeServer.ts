@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createHttpFake, FakeHttpError, type FakeResponse, type FormFields as Form, type FormValue, type RecordedRequest, type RouteHandler } from './httpFake';
 
 /**
  * A loopback stand-in for Stripe's HTTP API, speaking its wire format: form-encoded bodies with
@@ -9,26 +8,11 @@ import type { AddressInfo } from 'node:net';
  * adapter calls, with the state those calls touch, so the adapter is tested through the real SDK.
  */
 
-type FormValue = string | FormValue[] | { [key: string]: FormValue };
-type Form = { [key: string]: FormValue };
 type JsonObject = Record<string, unknown>;
-
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  /** Lower-case names, as Node delivers them. */
-  headers: IncomingHttpHeaders;
-  query: Form;
-  body: Form;
-}
 
 /** Stripe's test PaymentMethod tokens this fake knows, with the behaviour Stripe documents for each. */
 export type TestCardToken =
-  | 'pm_card_visa'
-  | 'pm_card_mastercard'
-  | 'pm_card_chargeCustomerFail'
-  | 'pm_card_chargeDeclined'
-  | 'pm_card_chargeDeclinedInsufficientFunds';
+  'pm_card_visa' | 'pm_card_mastercard' | 'pm_card_chargeCustomerFail' | 'pm_card_chargeDeclined' | 'pm_card_chargeDeclinedInsufficientFunds';
 
 interface Decline {
   declineCode: string;
@@ -121,18 +105,16 @@ interface SetupIntentState {
 }
 
 interface StoredResponse {
-  method: string;
   path: string;
   params: string;
-  status: number;
-  body: string;
+  response: FakeResponse;
 }
 
 export interface FakeStripe {
   /** Base URL to hand the SDK (host, port and protocol of the loopback server). */
   url: string;
   secretKey: string;
-  requests: RecordedRequest[];
+  requests: RecordedRequest<Form>[];
   /**
    * Creates a card the way Stripe's test token does. With `customer`, the card is saved on that
    * customer as a SetupIntent confirmed in the browser would leave it.
@@ -145,34 +127,43 @@ export interface FakeStripe {
   close(): Promise<void>;
 }
 
-class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly error: JsonObject,
-  ) {
-    super(String(error.message));
-  }
-}
-
-const invalidRequest = (message: string, extra: JsonObject = {}) =>
-  new ApiError(400, { type: 'invalid_request_error', message, ...extra });
+const apiError = (status: number, error: JsonObject) => new FakeHttpError(status, { error });
+const invalidRequest = (message: string, extra: JsonObject = {}) => apiError(400, { type: 'invalid_request_error', message, ...extra });
 const noSuch = (kind: string, id: string, status = 404, param?: string) =>
-  new ApiError(status, { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${kind}: '${id}'`, ...(param && { param }) });
+  apiError(status, { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${kind}: '${id}'`, ...(param && { param }) });
 
 export async function startFakeStripe(options: { secretKey?: string } = {}): Promise<FakeStripe> {
   const secretKey = options.secretKey ?? `sk_test_${randomBytes(12).toString('hex')}`;
-  const requests: RecordedRequest[] = [];
   const customers = new Map<string, CustomerState>();
   const paymentMethods = new Map<string, PaymentMethodState>();
   const paymentIntents = new Map<string, PaymentIntentState>();
   const charges = new Map<string, ChargeState>();
   const refunds = new Map<string, RefundState>();
   const setupIntents = new Map<string, SetupIntentState>();
-  const idempotent = new Map<string, StoredResponse>();
+  const idempotencyKeys = new Map<string, StoredResponse>();
   let seq = 0;
-
   const now = () => Math.floor(Date.now() / 1000);
   const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
+  const http = createHttpFake({
+    name: 'Stripe',
+    parseBody: 'form',
+    auth: { bearer: secretKey },
+    errorBody: ({ status, reason, message, method, path }) => ({
+      error: {
+        type: status >= 500 ? 'api_error' : 'invalid_request_error',
+        message:
+          reason === 'unauthorized'
+            ? 'Invalid API Key provided.'
+            : reason === 'no_route' || reason === 'method_not_allowed'
+              ? `Unrecognized request URL (${method}: ${path}).`
+              : message,
+      },
+    }),
+    responseHeaders: ({ headers }) => ({
+      'request-id': id('req'),
+      ...(typeof headers['idempotency-key'] === 'string' && { 'idempotency-key': headers['idempotency-key'] }),
+    }),
+  });
 
   function customerJson(c: CustomerState): JsonObject {
     return {
@@ -290,11 +281,39 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
     return pm;
   }
 
-  function route(method: string, path: string, query: Form, body: Form): { status: number; body: JsonObject } {
-    const ok = (json: JsonObject) => ({ status: 200, body: json });
-    let m: RegExpExecArray | null;
+  /** Stripe stores the outcome of a POST under its Idempotency-Key and replays it for a retry with the same parameters. */
+  function idempotent<Params>(handler: RouteHandler<Form, Params>): RouteHandler<Form, Params> {
+    return async (request) => {
+      const key = request.headers['idempotency-key'];
+      if (typeof key !== 'string') return handler(request);
+      const params = JSON.stringify(request.body);
+      const stored = idempotencyKeys.get(key);
+      if (stored) {
+        if (stored.path !== request.path || stored.params !== params) {
+          throw apiError(400, {
+            type: 'idempotency_error',
+            message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+          });
+        }
+        return { ...stored.response, headers: { ...stored.response.headers, 'idempotent-replayed': 'true' } };
+      }
+      let response: FakeResponse;
+      try {
+        response = await handler(request);
+      } catch (err) {
+        if (!(err instanceof FakeHttpError)) throw err;
+        response = { status: err.status, body: err.body, headers: err.headers };
+      }
+      // Stripe keeps the outcome of every request that began executing, declines included; a copy,
+      // so the replay is the first answer even after the objects in it have changed.
+      if ((response.status ?? 200) < 500) idempotencyKeys.set(key, { path: request.path, params, response: structuredClone(response) });
+      return response;
+    };
+  }
 
-    if (method === 'POST' && path === '/v1/customers') {
+  http.route(
+    'POST /v1/customers',
+    idempotent(({ body }) => {
       const customer: CustomerState = {
         id: id('cus'),
         created: now(),
@@ -304,53 +323,58 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
         defaultPaymentMethod: null,
       };
       customers.set(customer.id, customer);
-      return ok(customerJson(customer));
-    }
-    if ((m = /^\/v1\/customers\/([^/]+)$/.exec(path))) {
-      const customer = requireCustomer(decodeURIComponent(m[1]!));
-      if (method === 'GET') return ok(customerJson(customer));
-      if (method === 'POST') {
-        const settings = objectParam(body.invoice_settings);
-        if ('default_payment_method' in settings) {
-          const value = text(settings.default_payment_method, 'invoice_settings[default_payment_method]');
-          if (value !== '') {
-            const pm = requirePaymentMethod(value, 400, 'invoice_settings[default_payment_method]');
-            if (pm.customer !== customer.id) {
-              throw invalidRequest(`The customer does not have a payment method with the ID ${value}. The payment method must be attached to the customer.`, {
-                param: 'invoice_settings[default_payment_method]',
-              });
-            }
+      return { body: customerJson(customer) };
+    }),
+  );
+  http.route('GET /v1/customers/:id', ({ params }) => ({ body: customerJson(requireCustomer(params.id)) }));
+  http.route(
+    'POST /v1/customers/:id',
+    idempotent(({ params, body }) => {
+      const customer = requireCustomer(params.id);
+      const settings = objectParam(body.invoice_settings);
+      if ('default_payment_method' in settings) {
+        const value = text(settings.default_payment_method, 'invoice_settings[default_payment_method]');
+        if (value !== '') {
+          const pm = requirePaymentMethod(value, 400, 'invoice_settings[default_payment_method]');
+          if (pm.customer !== customer.id) {
+            throw invalidRequest(`The customer does not have a payment method with the ID ${value}. The payment method must be attached to the customer.`, {
+              param: 'invoice_settings[default_payment_method]',
+            });
           }
-          customer.defaultPaymentMethod = value === '' ? null : value;
         }
-        return ok(customerJson(customer));
+        customer.defaultPaymentMethod = value === '' ? null : value;
       }
-    }
-    if (method === 'GET' && path === '/v1/payment_methods') {
-      const customerId = text(query.customer, 'customer');
-      requireCustomer(customerId, 400, 'customer');
-      if (query.type !== undefined && query.type !== 'card') return ok(list('/v1/payment_methods', [], false));
-      const limit = intParam(query.limit, 'limit', 10);
-      const newestFirst = [...paymentMethods.values()].filter((pm) => pm.customer === customerId).sort((a, b) => b.seq - a.seq);
-      const after = query.starting_after === undefined ? -1 : newestFirst.findIndex((pm) => pm.id === query.starting_after);
-      const page = newestFirst.slice(after + 1, after + 1 + limit);
-      return ok(list('/v1/payment_methods', page.map(paymentMethodJson), after + 1 + limit < newestFirst.length));
-    }
-    if ((m = /^\/v1\/payment_methods\/([^/]+)$/.exec(path)) && method === 'GET') {
-      return ok(paymentMethodJson(requirePaymentMethod(decodeURIComponent(m[1]!))));
-    }
-    if ((m = /^\/v1\/payment_methods\/([^/]+)\/attach$/.exec(path)) && method === 'POST') {
-      const pm = requirePaymentMethod(decodeURIComponent(m[1]!));
+      return { body: customerJson(customer) };
+    }),
+  );
+  http.route('GET /v1/payment_methods', ({ query }) => {
+    const customerId = text(query.customer, 'customer');
+    requireCustomer(customerId, 400, 'customer');
+    if (query.type !== undefined && query.type !== 'card') return { body: list('/v1/payment_methods', [], false) };
+    const limit = intParam(query.limit, 'limit', 10);
+    const newestFirst = [...paymentMethods.values()].filter((pm) => pm.customer === customerId).sort((a, b) => b.seq - a.seq);
+    const after = query.starting_after === undefined ? -1 : newestFirst.findIndex((pm) => pm.id === query.starting_after);
+    const page = newestFirst.slice(after + 1, after + 1 + limit);
+    return { body: list('/v1/payment_methods', page.map(paymentMethodJson), after + 1 + limit < newestFirst.length) };
+  });
+  http.route('GET /v1/payment_methods/:id', ({ params }) => ({ body: paymentMethodJson(requirePaymentMethod(params.id)) }));
+  http.route(
+    'POST /v1/payment_methods/:id/attach',
+    idempotent(({ params, body }) => {
+      const pm = requirePaymentMethod(params.id);
       const customer = requireCustomer(text(body.customer, 'customer'), 400, 'customer');
       if (pm.customer !== null && pm.customer !== customer.id) {
         throw invalidRequest('The payment method you provided has already been attached to a customer.');
       }
-      if (pm.card.onSave) throw new ApiError(402, declineJson(pm.card.onSave));
+      if (pm.card.onSave) throw apiError(402, declineJson(pm.card.onSave));
       pm.customer = customer.id;
-      return ok(paymentMethodJson(pm));
-    }
-    if ((m = /^\/v1\/payment_methods\/([^/]+)\/detach$/.exec(path)) && method === 'POST') {
-      const pm = requirePaymentMethod(decodeURIComponent(m[1]!));
+      return { body: paymentMethodJson(pm) };
+    }),
+  );
+  http.route(
+    'POST /v1/payment_methods/:id/detach',
+    idempotent(({ params }) => {
+      const pm = requirePaymentMethod(params.id);
       if (pm.customer === null) {
         throw invalidRequest('The payment method you provided is not attached to a customer so detachment is impossible.');
       }
@@ -358,27 +382,31 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
       // Stripe clears the customer's default when that card is detached.
       if (owner?.defaultPaymentMethod === pm.id) owner.defaultPaymentMethod = null;
       pm.customer = null;
-      return ok(paymentMethodJson(pm));
-    }
-    if (method === 'POST' && path === '/v1/payment_intents') {
-      return createPaymentIntent(body);
-    }
-    if (method === 'GET' && path === '/v1/payment_intents/search') {
-      const wanted = parseMetadataQuery(text(query.query, 'query'));
-      const limit = intParam(query.limit, 'limit', 10);
-      const expand = expansions(query.expand, 'data.');
-      const found = [...paymentIntents.values()]
-        .filter((pi) => pi.metadata[wanted.key] === wanted.value)
-        .sort((a, b) => b.created - a.created);
-      return ok({
+      return { body: paymentMethodJson(pm) };
+    }),
+  );
+  http.route(
+    'POST /v1/payment_intents',
+    idempotent(({ body }) => createPaymentIntent(body)),
+  );
+  http.route('GET /v1/payment_intents/search', ({ query }) => {
+    const wanted = parseMetadataQuery(text(query.query, 'query'));
+    const limit = intParam(query.limit, 'limit', 10);
+    const expand = expansions(query.expand, 'data.');
+    const found = [...paymentIntents.values()].filter((pi) => pi.metadata[wanted.key] === wanted.value).sort((a, b) => b.created - a.created);
+    return {
+      body: {
         object: 'search_result',
         url: '/v1/payment_intents/search',
         data: found.slice(0, limit).map((pi) => paymentIntentJson(pi, expand)),
         has_more: found.length > limit,
         next_page: null,
-      });
-    }
-    if (method === 'POST' && path === '/v1/refunds') {
+      },
+    };
+  });
+  http.route(
+    'POST /v1/refunds',
+    idempotent(({ body }) => {
       const intentId = text(body.payment_intent, 'payment_intent');
       const pi = paymentIntents.get(intentId);
       if (!pi) throw noSuch('payment_intent', intentId, 400, 'payment_intent');
@@ -401,9 +429,12 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
       charge.amountRefunded += amount;
       const refund: RefundState = { id: id('re'), created: now(), amount, charge: charge.id, paymentIntent: pi.id, currency: pi.currency };
       refunds.set(refund.id, refund);
-      return ok(refundJson(refund));
-    }
-    if (method === 'POST' && path === '/v1/setup_intents') {
+      return { body: refundJson(refund) };
+    }),
+  );
+  http.route(
+    'POST /v1/setup_intents',
+    idempotent(({ body }) => {
       const customer = requireCustomer(text(body.customer, 'customer'), 400, 'customer');
       const types = body.allowed_payment_method_types ?? body.payment_method_types ?? ['card'];
       const intentId = id('seti');
@@ -416,24 +447,25 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
         clientSecret: `${intentId}_secret_${randomBytes(12).toString('hex')}`,
       };
       setupIntents.set(intent.id, intent);
-      return ok({
-        id: intent.id,
-        object: 'setup_intent',
-        created: intent.created,
-        customer: intent.customer,
-        usage: intent.usage,
-        allowed_payment_method_types: intent.paymentMethodTypes,
-        payment_method_types: intent.paymentMethodTypes,
-        client_secret: intent.clientSecret,
-        status: 'requires_payment_method',
-        payment_method: null,
-        livemode: false,
-      });
-    }
-    throw new ApiError(404, { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}).` });
-  }
+      return {
+        body: {
+          id: intent.id,
+          object: 'setup_intent',
+          created: intent.created,
+          customer: intent.customer,
+          usage: intent.usage,
+          allowed_payment_method_types: intent.paymentMethodTypes,
+          payment_method_types: intent.paymentMethodTypes,
+          client_secret: intent.clientSecret,
+          status: 'requires_payment_method',
+          payment_method: null,
+          livemode: false,
+        },
+      };
+    }),
+  );
 
-  function createPaymentIntent(body: Form): { status: number; body: JsonObject } {
+  function createPaymentIntent(body: Form): FakeResponse {
     const amount = intParam(body.amount, 'amount', 0);
     if (amount < 1) throw invalidRequest('This value must be greater than or equal to 1.', { code: 'parameter_invalid_integer', param: 'amount' });
     const currency = text(body.currency, 'currency').toLowerCase();
@@ -477,7 +509,7 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
     paymentIntents.set(intent.id, intent);
     const expand = expansions(body.expand, '');
     if (failure) {
-      throw new ApiError(
+      throw apiError(
         402,
         declineJson(failure, {
           charge: intent.latestCharge,
@@ -486,78 +518,18 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
         }),
       );
     }
-    return { status: 200, body: paymentIntentJson(intent, expand) };
+    return { body: paymentIntentJson(intent, expand) };
   }
 
   function list(url: string, data: JsonObject[], hasMore: boolean): JsonObject {
     return { object: 'list', url, data, has_more: hasMore };
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const raw = await readBody(req);
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const method = (req.method ?? 'GET').toUpperCase();
-    let status: number;
-    let payload: string;
-    let replayed = false;
-    try {
-      const query = parseForm(url.search.slice(1));
-      const body = parseForm(raw);
-      requests.push({ method, path: url.pathname, headers: req.headers, query, body });
-      if (req.headers.authorization !== `Bearer ${secretKey}`) {
-        throw new ApiError(401, { type: 'invalid_request_error', message: 'Invalid API Key provided.' });
-      }
-      const key = typeof req.headers['idempotency-key'] === 'string' && method === 'POST' ? req.headers['idempotency-key'] : undefined;
-      const params = JSON.stringify(body);
-      const stored = key === undefined ? undefined : idempotent.get(key);
-      if (stored) {
-        if (stored.method !== method || stored.path !== url.pathname || stored.params !== params) {
-          throw new ApiError(400, {
-            type: 'idempotency_error',
-            message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
-          });
-        }
-        status = stored.status;
-        payload = stored.body;
-        replayed = true;
-      } else {
-        try {
-          const result = route(method, url.pathname, query, body);
-          status = result.status;
-          payload = JSON.stringify(result.body);
-        } catch (err) {
-          if (!(err instanceof ApiError)) throw err;
-          status = err.status;
-          payload = JSON.stringify({ error: err.error });
-        }
-        // Stripe keeps the outcome of every request that began executing, declines included.
-        if (key !== undefined && status < 500) idempotent.set(key, { method, path: url.pathname, params, status, body: payload });
-      }
-    } catch (err) {
-      if (err instanceof ApiError) {
-        status = err.status;
-        payload = JSON.stringify({ error: err.error });
-      } else {
-        status = 500;
-        payload = JSON.stringify({ error: { type: 'api_error', message: err instanceof Error ? err.message : 'fake failure' } });
-      }
-    }
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'request-id': id('req') };
-    if (replayed) headers['idempotent-replayed'] = 'true';
-    if (typeof req.headers['idempotency-key'] === 'string') headers['idempotency-key'] = req.headers['idempotency-key'];
-    res.writeHead(status, headers).end(payload);
-  }
-
-  const server = createServer((req, res) => {
-    handle(req, res).catch(() => res.writeHead(500).end());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-
+  const { url } = await http.listen();
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     secretKey,
-    requests,
+    requests: http.requests,
     createTestPaymentMethod(token, opts = {}) {
       const card = TEST_CARDS[token];
       if (opts.customer !== undefined) {
@@ -581,62 +553,8 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
     paymentIntents: () => [...paymentIntents.values()],
     refunds: () => [...refunds.values()],
     setupIntents: () => [...setupIntents.values()],
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((err) => (err ? reject(err) : resolve()));
-      }),
+    close: () => http.close(),
   };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-/** Decodes `a[b][c]=1&list[0]=x&list[]=y` into nested objects and arrays, as Stripe's servers do. */
-export function parseForm(encoded: string): Form {
-  const root: Form = {};
-  for (const pair of encoded.split('&')) {
-    if (pair === '') continue;
-    const eq = pair.indexOf('=');
-    const name = decodeFormComponent(eq === -1 ? pair : pair.slice(0, eq));
-    const value = decodeFormComponent(eq === -1 ? '' : pair.slice(eq + 1));
-    const match = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(name);
-    if (!match) throw invalidRequest(`Invalid parameter name: ${name}`);
-    const path = [match[1]!, ...[...match[2]!.matchAll(/\[([^[\]]*)\]/g)].map((segment) => segment[1]!)];
-    let node: Form = root;
-    for (let i = 0; i < path.length; i += 1) {
-      const segment = path[i] === '' ? String(Object.keys(node).length) : path[i]!;
-      if (i === path.length - 1) {
-        node[segment] = value;
-      } else {
-        const next = node[segment];
-        if (typeof next !== 'object' || Array.isArray(next)) node[segment] = {};
-        node = node[segment] as Form;
-      }
-    }
-  }
-  return arraysFromIndices(root) as Form;
-}
-
-function arraysFromIndices(value: FormValue): FormValue {
-  if (typeof value === 'string' || Array.isArray(value)) return value;
-  const keys = Object.keys(value);
-  const converted: Form = {};
-  for (const key of keys) converted[key] = arraysFromIndices(value[key]!);
-  if (keys.length > 0 && keys.every((key) => /^\d+$/.test(key))) {
-    return keys.sort((a, b) => Number(a) - Number(b)).map((key) => converted[key]!);
-  }
-  return converted;
-}
-
-function decodeFormComponent(part: string): string {
-  return decodeURIComponent(part.replace(/\+/g, ' '));
 }
 
 function text(value: FormValue | undefined, param: string): string {
@@ -665,9 +583,7 @@ function intParam(value: FormValue | undefined, param: string, fallback: number)
 /** The `expand` entries for one level of the response (`data.` for list and search results). */
 function expansions(value: FormValue | undefined, prefix: string): Set<string> {
   const entries = Array.isArray(value) ? value : value === undefined ? [] : [value];
-  return new Set(
-    entries.filter((entry): entry is string => typeof entry === 'string' && entry.startsWith(prefix)).map((entry) => entry.slice(prefix.length)),
-  );
+  return new Set(entries.filter((entry): entry is string => typeof entry === 'string' && entry.startsWith(prefix)).map((entry) => entry.slice(prefix.length)));
 }
 
 /** The one search the adapter makes: `metadata['key']:'value'`, with backslash escapes in the value. */

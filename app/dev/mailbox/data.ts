@@ -1,4 +1,5 @@
 import { desc, sql } from 'drizzle-orm';
+import '@/server/platform/config';
 import { getDb } from '@/db';
 import { mailMessages } from '@/db/schema';
 

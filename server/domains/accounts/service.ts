@@ -6,7 +6,7 @@ import { newId } from '../../../db/schema/ids';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../platform/auth/passwords';
 import { generateOneTimeToken, sha256Hex } from '../../platform/auth/tokens';
 import { getConfig } from '../../platform/config';
-import { AppError } from '../../platform/errors';
+import { AppError, invalidField } from '../../platform/errors';
 import { getLogger } from '../../platform/logger';
 import { getMailer, type MailMessage } from '../../providers/mailer';
 import { getPaymentsProvider } from '../../providers/payments';
@@ -36,7 +36,7 @@ export async function createAccount(input: { name: string; email: string; passwo
     });
   } catch (err) {
     if (isUniqueViolation(err, 'users_email_lower_key')) {
-      throw new AppError('CONFLICT', 'An account with this email already exists');
+      throw new AppError('CONFLICT', 'An account with this email already exists', { fields: { email: 'An account with this email already exists' } });
     }
     throw err;
   }
@@ -86,7 +86,7 @@ export async function changePassword(userId: string, currentPassword: string, ne
   const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
   if (!user) throw new AppError('NOT_FOUND', 'Account not found');
   if (!(await verifyPassword(user.passwordHash, currentPassword))) {
-    throw new AppError('VALIDATION_ERROR', 'currentPassword: The current password is not correct');
+    throw invalidField('currentPassword', 'The current password is not correct');
   }
   const passwordHash = await hashPassword(newPassword);
   const [row] = await db

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { getDb, type Tx } from '../../../db';
-import { processedWebhookEvents, projects } from '../../../db/schema';
+import { processedPaymentEvents, projects } from '../../../db/schema';
 import { AppError, describeIssues } from '../../platform/errors';
 import { emit } from '../../platform/events';
 
@@ -68,10 +68,10 @@ export async function recordPaymentEvent(input: unknown): Promise<PaymentEventRe
   const db = await getDb();
   return db.transaction(async (tx) => {
     const claimed = await tx
-      .insert(processedWebhookEvents)
+      .insert(processedPaymentEvents)
       .values({ id: `stripe:${event.data.id}` })
       .onConflictDoNothing()
-      .returning({ id: processedWebhookEvents.id });
+      .returning({ id: processedPaymentEvents.id });
     if (claimed.length === 0) return { status: 'duplicate' } as const;
     const eventId = await emit(tx, await existingProject(tx, projectId), handler.eventType, payload);
     return { status: 'recorded', eventId } as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, describeIssues } from '../../platform/errors';
+import { validationError } from '../../platform/errors';
 import { getPaymentsProvider } from '../../providers/payments';
 import type { AttachCardInput } from '../../providers/payments/types';
 import { billingOverviewSchema, cardSchema, invoiceSchema, invoiceWithLinesSchema, localCardInput, processorCardInput } from './schema';
@@ -25,11 +25,11 @@ const addCardInput = z.object({
 function cardInputFor(input: z.infer<typeof addCardInput>): AttachCardInput {
   if (getPaymentsProvider().kind === 'local') {
     const parsed = localCardInput.safeParse(input);
-    if (!parsed.success) throw new AppError('VALIDATION_ERROR', describeIssues(parsed.error.issues));
+    if (!parsed.success) throw validationError(parsed.error.issues);
     return { kind: 'card', ...parsed.data };
   }
   const parsed = processorCardInput.safeParse(input);
-  if (!parsed.success) throw new AppError('VALIDATION_ERROR', describeIssues(parsed.error.issues));
+  if (!parsed.success) throw validationError(parsed.error.issues);
   return { kind: 'processor', paymentMethodId: parsed.data.paymentMethodId };
 }
 

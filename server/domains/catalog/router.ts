@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Scope } from '../../platform/auth/scopes';
 import type { ProcedureMeta } from '../../platform/trpc';
 import { appRegionSchema, appSizeSchema, oneClickSchema, serverRegionSchema, serverSizeSchema } from './schema';
-import { INFRA_PROVIDER_NAME } from '../servers/schema';
+import { INFRA_PROVIDER_NAME } from '../../../db/schema/servers';
 import * as catalog from './service';
 import { authedProcedure, publicProcedure, router } from '../../platform/trpc';
 

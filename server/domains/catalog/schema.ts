@@ -63,3 +63,9 @@ export const appRegionSchema = z
     available: z.boolean(),
   })
   .meta({ id: 'AppRegion' });
+
+export type ServerSize = z.infer<typeof serverSizeSchema>;
+export type ServerRegion = z.infer<typeof serverRegionSchema>;
+export type OneClick = z.infer<typeof oneClickSchema>;
+export type AppSize = z.infer<typeof appSizeSchema>;
+export type AppRegion = z.infer<typeof appRegionSchema>;

@@ -1,46 +1,10 @@
 import { getConfig } from '../../platform/config';
 import { getInfraProvider, type InfraImage, type InfraRegion, type InfraSize } from '../../providers/infra';
+import type { AppRegion, AppSize, OneClick, ServerRegion, ServerSize } from './schema';
 
 /** How long the catalogue is kept in memory, and what Cache-Control promises clients. */
 export const CATALOG_TTL_SECONDS = 300;
 export const CATALOG_CACHE_CONTROL = `public, max-age=${CATALOG_TTL_SECONDS}`;
-
-/** A size as the catalogue shows it: the provider's, with the currency its prices are in. */
-export type ServerSizeView = InfraSize & { currency: string };
-
-export interface ServerRegionView {
-  slug: string;
-  name: string;
-  country: string;
-  available: boolean;
-  sizes: string[];
-}
-
-export interface OneClickView {
-  slug: string;
-  name: string;
-  description: string;
-  distribution: string;
-  minDiskGb: number;
-  regions: string[];
-}
-
-export interface AppSizeView {
-  slug: string;
-  name: string;
-  cpus: number;
-  memoryMb: number;
-  priceMonthly: number;
-  priceHourly: number;
-  currency: string;
-}
-
-export interface AppRegionView {
-  slug: string;
-  name: string;
-  country: string;
-  available: boolean;
-}
 
 /** What server creation checks a purchase against: the provider's own lists, unshaped. */
 export interface ServerCatalog {
@@ -58,7 +22,7 @@ export async function serverCatalog(): Promise<ServerCatalog> {
 }
 
 /** Server sizes, cheapest first. */
-export async function listServerSizes(): Promise<ServerSizeView[]> {
+export async function listServerSizes(): Promise<ServerSize[]> {
   return cached('server-sizes', async () => {
     const { sizes } = await serverCatalog();
     const currency = getConfig().BILLING_CURRENCY;
@@ -80,7 +44,7 @@ export async function listServerSizes(): Promise<ServerSizeView[]> {
   });
 }
 
-export async function listServerRegions(): Promise<ServerRegionView[]> {
+export async function listServerRegions(): Promise<ServerRegion[]> {
   return cached('server-regions', async () => {
     const { sizes, regions } = await serverCatalog();
     return regions.map((r) => ({
@@ -93,7 +57,7 @@ export async function listServerRegions(): Promise<ServerRegionView[]> {
   });
 }
 
-export async function listOneClickApplications(): Promise<OneClickView[]> {
+export async function listOneClickApplications(): Promise<OneClick[]> {
   return cached('one-clicks', async () => {
     const { images } = await serverCatalog();
     return images
@@ -102,7 +66,7 @@ export async function listOneClickApplications(): Promise<OneClickView[]> {
   });
 }
 
-export async function listAppSizes(): Promise<AppSizeView[]> {
+export async function listAppSizes(): Promise<AppSize[]> {
   return cached('app-sizes', async () => {
     const sizes = await getInfraProvider().listAppSizes();
     const currency = getConfig().BILLING_CURRENCY;
@@ -112,7 +76,7 @@ export async function listAppSizes(): Promise<AppSizeView[]> {
   });
 }
 
-export async function listAppRegions(): Promise<AppRegionView[]> {
+export async function listAppRegions(): Promise<AppRegion[]> {
   return cached('app-regions', async () => {
     const regions = await getInfraProvider().listAppRegions();
     return regions.map((r) => ({ slug: r.slug, name: r.name, country: r.country, available: r.available }));

@@ -5,7 +5,7 @@ import {
   invitationSchema,
   myInvitationSchema,
   publicInvitationSchema,
-} from '../members/schema';
+} from './schema';
 import * as invitations from './service';
 import { authedProcedure, pathParam, projectProcedure, publicProcedure, router } from '../../platform/trpc';
 

@@ -86,7 +86,7 @@ export async function createInvitation(input: {
         .innerJoin(users, eq(users.id, memberships.userId))
         .where(and(eq(memberships.projectId, input.projectId), sql`lower(${users.email}) = ${email}`))
         .limit(1);
-      if (member) throw new AppError('CONFLICT', `${email} is already a member of this project`);
+      if (member) throw new AppError('CONFLICT', `${email} is already a member of this project`, { fields: { email: 'Already a member of this project' } });
       // A pending invitation past its expiry that the sweep has not reached yet must not block a new one.
       await tx
         .update(invitations)
@@ -261,7 +261,9 @@ function samePendingEmail(projectId: string, email: string) {
 }
 
 function pendingExists(email: string): AppError {
-  return new AppError('CONFLICT', `An invitation for ${email} is already pending; revoke it to send a new one`);
+  return new AppError('CONFLICT', `An invitation for ${email} is already pending; revoke it to send a new one`, {
+    fields: { email: 'An invitation for this address is already pending' },
+  });
 }
 
 async function accountEmail(db: DbOrTx, userId: string): Promise<string> {

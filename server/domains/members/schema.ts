@@ -1,8 +1,5 @@
 import { z } from 'zod';
-import { emailSchema, invitableRoleSchema, isoDateTime, roleSchema, userSummarySchema } from '../../platform/schemas';
-
-export const INVITATION_STATUSES = ['PENDING', 'ACCEPTED', 'REJECTED', 'REVOKED', 'EXPIRED'] as const;
-export const invitationStatusSchema = z.enum(INVITATION_STATUSES);
+import { isoDateTime, roleSchema } from '../../platform/schemas';
 
 export const updateMemberRoleInput = z.object({ role: roleSchema });
 
@@ -16,47 +13,3 @@ export const memberSchema = z
     isBiller: z.boolean().describe('True for the member whose saved card pays for the project'),
   })
   .meta({ id: 'Member' });
-
-export const createInvitationInput = z.object({ email: emailSchema, role: invitableRoleSchema });
-
-export const invitationSchema = z
-  .object({
-    id: z.string(),
-    projectId: z.string(),
-    email: z.string(),
-    role: roleSchema,
-    status: invitationStatusSchema,
-    expiresAt: isoDateTime,
-    createdAt: isoDateTime,
-    invitedBy: userSummarySchema,
-  })
-  .meta({ id: 'Invitation' });
-
-export const myInvitationSchema = z
-  .object({
-    id: z.string(),
-    project: z.object({ id: z.string(), name: z.string(), slug: z.string() }),
-    role: roleSchema,
-    invitedBy: userSummarySchema,
-    expiresAt: isoDateTime,
-    createdAt: isoDateTime,
-  })
-  .meta({ id: 'ReceivedInvitation' });
-
-export const publicInvitationSchema = z
-  .object({
-    id: z.string(),
-    project: z.object({ name: z.string() }),
-    role: roleSchema,
-    invitedBy: z.object({ name: z.string() }),
-    email: z.string().describe('The invited address, masked (a***@example.com)'),
-    status: invitationStatusSchema.describe('EXPIRED as soon as expiresAt has passed'),
-    expiresAt: isoDateTime,
-  })
-  .meta({ id: 'PublicInvitation' });
-
-export const acceptedInvitationSchema = z.object({
-  projectId: z.string(),
-  projectSlug: z.string(),
-  role: roleSchema,
-});

@@ -4,7 +4,6 @@ import { apiKeys, memberships, projects, users } from '../../../db/schema';
 import { roleAtLeast, type ProjectRole } from '../../platform/auth/roles';
 import { AppError } from '../../platform/errors';
 import { emit } from '../../platform/events';
-import { registerResourceCounter } from '../../platform/counters';
 
 export interface MemberView {
   userId: string;
@@ -15,13 +14,6 @@ export interface MemberView {
   isBiller: boolean;
 }
 
-registerResourceCounter({
-  counter: 'members',
-  label: 'member',
-  blocksProjectDeletion: false,
-  table: memberships,
-  projectIdColumn: memberships.projectId,
-});
 
 /** Members of the project: owners first, then in the order they joined. */
 export async function listMembers(projectId: string): Promise<MemberView[]> {

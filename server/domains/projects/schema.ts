@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PROJECT_COUNTERS } from '../../platform/counters';
-import { emailSchema, isoDateTime, projectNameSchema } from '../../platform/schemas';
+import { emailSchema, isoDateTime, projectNameSchema, roleSchema } from '../../platform/schemas';
 
 export const createProjectInput = z.object({ name: projectNameSchema });
 export const renameProjectInput = z.object({ name: projectNameSchema });
@@ -24,7 +24,7 @@ export const projectSchema = z
     blockedAt: isoDateTime.nullable(),
     blockedReason: z.string().nullable(),
     createdAt: isoDateTime,
-    role: z.enum(['owner', 'admin', 'member', 'viewer']).describe("The caller's role in the project"),
+    role: roleSchema.describe("The caller's role in the project"),
     _count: projectCountSchema,
   })
   .meta({ id: 'Project' });

@@ -196,7 +196,8 @@ async function assertNameFree(tx: DbOrTx, creatorId: string, name: string, excep
 }
 
 function duplicateName(name: string): AppError {
-  return new AppError('CONFLICT', `A project named "${name}" already exists (names are case-insensitive)`);
+  const message = `A project named "${name}" already exists (names are case-insensitive)`;
+  return new AppError('CONFLICT', message, { fields: { name: message } });
 }
 
 export function slugify(name: string): string {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Scope } from '../../platform/auth/scopes';
-import { previewSchema } from '../billing/schema';
+import { previewSchema } from '../billing';
 import { createServerInput, renameServerInput, serverActionInput, serverPreviewQuery, serverSchema, serverWithKeysSchema } from './schema';
 import * as servers from './service';
 import { pathParam, projectProcedure, router } from '../../platform/trpc';

@@ -1,13 +1,8 @@
 import { z } from 'zod';
-import { POWER_ACTIONS, type PowerAction } from '../../providers/infra/types';
+import { INFRA_PROVIDER_NAME, POWER_ACTIONS, SERVER_STATUSES, type PowerAction, type ServerStatus } from '../../../db/schema/servers';
 import { isoDateTime } from '../../platform/schemas';
 
-/**
- * PROVISIONING: first boot or a power action is still being applied. RUNNING: powered on.
- * OFF: powered off by power_off or shutdown (our name; the specification shows only the first two).
- */
-export const SERVER_STATUSES = ['PROVISIONING', 'RUNNING', 'OFF'] as const;
-export type ServerStatus = (typeof SERVER_STATUSES)[number];
+export { INFRA_PROVIDER_NAME, SERVER_STATUSES, type ServerStatus };
 
 /** Which settled statuses each power action fits; the panel disables the buttons that do not fit. */
 export const POWER_ACTION_FITS: Record<PowerAction, readonly ServerStatus[]> = {
@@ -26,9 +21,6 @@ export const POWER_ACTION_RESULT: Record<PowerAction, ServerStatus> = {
   reboot: 'RUNNING',
   power_cycle: 'RUNNING',
 };
-
-/** The `<infra-provider>` of the specification. */
-export const INFRA_PROVIDER_NAME = 'infra';
 
 export const serverNameSchema = z
   .string()
@@ -92,3 +84,6 @@ export const serverWithKeysSchema = serverSchema
       .describe('The keys the server was created with, as they were then; a key deleted since still appears'),
   })
   .meta({ id: 'ServerWithKeys' });
+
+export type Server = z.infer<typeof serverSchema>;
+export type ServerWithKeys = z.infer<typeof serverWithKeysSchema>;

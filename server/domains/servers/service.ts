@@ -9,9 +9,8 @@ import { AppError, conflict } from '../../platform/errors';
 import { emit } from '../../platform/events';
 import { getLogger } from '../../platform/logger';
 import { getInfraProvider, type InfraMachine, type PowerAction } from '../../providers/infra';
-import { registerResourceCounter } from '../../platform/counters';
-import { POWER_ACTION_FITS, POWER_ACTION_RESULT, type ServerStatus } from './schema';
-import { serverCatalog, type ServerCatalog } from '../catalog/service';
+import { POWER_ACTION_FITS, POWER_ACTION_RESULT, type Server, type ServerStatus, type ServerWithKeys } from './schema';
+import { serverCatalog, type ServerCatalog } from '../catalog';
 
 /** The one server type on sale: the LAMP one-click image and the stack it sets up at first boot. */
 const LAMP_STACK = {
@@ -26,6 +25,9 @@ const LAMP_STACK = {
 
 const SERVER_RESOURCE_TYPE = 'server';
 
+/** A server's id is its machine's reference at the provider, so the prefix finds this domain's machines. */
+const SERVER_ID_PREFIX = 'srv';
+
 /** Machines asked for in one upstream call by the background reconciliation. */
 const RECONCILE_BATCH = 100;
 
@@ -35,29 +37,6 @@ const RECONCILE_BATCH = 100;
  * after this long.
  */
 const ACTION_SETTLE_TIMEOUT_MS = 10 * 60_000;
-
-export interface ServerView {
-  id: string;
-  organizationId: string;
-  name: string;
-  type: 'LAMP';
-  region: string;
-  instanceType: string;
-  status: ServerStatus;
-  ipAddress: string | null;
-  hostname: string;
-  sshUser: string;
-  phpVersion: string;
-  pgVersion: string;
-  pgDatabase: string;
-  pgUsername: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface ServerWithKeysView extends ServerView {
-  sshKeys: Array<{ id: string; name: string; fingerprint: string }>;
-}
 
 export interface CreateServerRequest {
   projectId: string;
@@ -70,17 +49,8 @@ export interface CreateServerRequest {
 
 type ServerRow = typeof servers.$inferSelect;
 
-registerResourceCounter({
-  counter: 'servers',
-  label: 'server',
-  blocksProjectDeletion: true,
-  table: servers,
-  projectIdColumn: servers.projectId,
-  live: isNull(servers.terminatedAt),
-});
-
 /** Live servers, newest first, with PROVISIONING ones settled against the provider in one call. */
-export async function listServers(projectId: string): Promise<ServerView[]> {
+export async function listServers(projectId: string): Promise<Server[]> {
   const db = await getDb();
   const rows = await db
     .select()
@@ -90,7 +60,7 @@ export async function listServers(projectId: string): Promise<ServerView[]> {
   return (await reconcile(rows)).map(toView);
 }
 
-export async function getServer(projectId: string, serverId: string): Promise<ServerWithKeysView> {
+export async function getServer(projectId: string, serverId: string): Promise<ServerWithKeys> {
   const [row] = await reconcile([await liveServer(projectId, serverId)]);
   const db = await getDb();
   const keys = await db
@@ -103,13 +73,16 @@ export async function getServer(projectId: string, serverId: string): Promise<Se
 
 /**
  * Buys and creates a server. Everything that can be refused is checked before anything happens
- * (size and region against the catalogue, keys, a free name, a chargeable card); then the machine
- * is created upstream, and the purchase charges the card and writes the row in one transaction.
+ * (size and region against the catalogue, keys, a free name, a chargeable card). Then, in this
+ * order: the purchase is recorded, the card is charged, the machine is created upstream, and the
+ * row, its billing item and the charge history are written in one transaction.
  *
- * The machine is created before the charge rather than inside the purchase's transaction because
- * that transaction holds the database while it is open (the embedded database has one connection),
- * and the provider call must not wait on it. An upstream failure therefore never reaches the card;
- * a purchase that fails after the machine exists deletes the machine again.
+ * The charge comes before the machine because a declined card, the likeliest failure, then never
+ * reaches the provider, while a charge is cheap to undo: a provider failure refunds it; a failed
+ * commit deletes the machine and refunds it; after a crash, billing's reconciliation refunds the
+ * charge and `deleteOrphanedMachines` deletes any machine it left. The machine is created
+ * outside the commit's transaction because that transaction holds the database while it is open
+ * (the embedded database has one connection), which a slow provider must not prolong.
  */
 export async function createServer(request: CreateServerRequest): Promise<{ deployed: true }> {
   const { projectId, actorUserId, name } = request;
@@ -117,7 +90,7 @@ export async function createServer(request: CreateServerRequest): Promise<{ depl
   const keys = await projectKeys(projectId, request.sshKeyIds);
   const db = await getDb();
   await assertNameFree(db, projectId, name);
-  const serverId = newId('srv');
+  const serverId = newId(SERVER_ID_PREFIX);
   try {
     await purchaseCreation({
       projectId,
@@ -154,7 +127,7 @@ export async function createServer(request: CreateServerRequest): Promise<{ depl
 }
 
 /** Renames upstream first, so a provider failure leaves the old name on both sides. */
-export async function renameServer(projectId: string, serverId: string, actorUserId: string, name: string): Promise<ServerView> {
+export async function renameServer(projectId: string, serverId: string, actorUserId: string, name: string): Promise<Server> {
   const row = await liveServer(projectId, serverId);
   refuseWhileDeleting(row);
   if (row.name === name) return toView(row);
@@ -207,7 +180,7 @@ export async function deleteServer(projectId: string, serverId: string, actorUse
  * server that has just finished starting counts as RUNNING). The server is PROVISIONING until the
  * provider has applied the action; reads settle it.
  */
-export async function performServerAction(projectId: string, serverId: string, actorUserId: string, action: PowerAction): Promise<ServerView> {
+export async function performServerAction(projectId: string, serverId: string, actorUserId: string, action: PowerAction): Promise<Server> {
   const found = await liveServer(projectId, serverId);
   refuseWhileDeleting(found);
   const current = (await reconcile([found]))[0]!;
@@ -250,6 +223,37 @@ export async function reconcileProvisioningServers(): Promise<number> {
     settled += after.filter((row, i) => row !== batch[i]).length;
   }
   return settled;
+}
+
+/**
+ * Deletes the machines this domain made that no live server runs on: one whose creation crashed
+ * between the provider and the commit, or whose failed purchase could not delete it at once.
+ * Nobody pays for such a machine. Only machines older than `olderThanMs` are considered, so a
+ * creation still in flight keeps its machine. Returns how many were deleted.
+ */
+export async function deleteOrphanedMachines(options: { olderThanMs: number; now?: Date }): Promise<number> {
+  const now = options.now ?? new Date();
+  const provider = getInfraProvider();
+  const settled = (await provider.listMachines(`${SERVER_ID_PREFIX}_`)).filter((m) => now.getTime() - Date.parse(m.createdAt) > options.olderThanMs);
+  if (settled.length === 0) return 0;
+  const db = await getDb();
+  const live = await db
+    .select({ machineId: servers.providerMachineId })
+    .from(servers)
+    .where(and(inArray(servers.providerMachineId, settled.map((m) => m.id)), isNull(servers.terminatedAt)));
+  const running = new Set(live.map((r) => r.machineId));
+  let deleted = 0;
+  for (const machine of settled.filter((m) => !running.has(m.id))) {
+    try {
+      await provider.deleteMachine(machine.id);
+      deleted += 1;
+      getLogger().warn({ machineId: machine.id, reference: machine.reference }, 'orphaned machine deleted: no server was recorded for it');
+    } catch (err) {
+      // One machine the provider will not delete must not keep the others running unpaid.
+      getLogger().error({ err, machineId: machine.id, reference: machine.reference }, 'orphaned machine could not be deleted');
+    }
+  }
+  return deleted;
 }
 
 /**
@@ -415,12 +419,12 @@ async function insertServer(tx: DbOrTx, server: NewServer): Promise<void> {
   }
 }
 
-/** Undoes an upstream creation whose purchase failed; a machine that cannot be deleted is logged for an operator. */
+/** Undoes an upstream creation whose purchase failed; a machine that cannot be deleted now is left to `deleteOrphanedMachines`. */
 async function discardMachine(machineId: string, serverId: string): Promise<void> {
   try {
     await getInfraProvider().deleteMachine(machineId);
   } catch (err) {
-    getLogger().error({ err, machineId, reference: serverId }, 'orphaned machine: its purchase failed and deleting it failed too');
+    getLogger().warn({ err, machineId, reference: serverId }, 'machine of a failed purchase not deleted yet: the orphan sweep will retry');
   }
 }
 
@@ -434,7 +438,7 @@ async function upstream<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-function toView(row: ServerRow): ServerView {
+function toView(row: ServerRow): Server {
   return {
     id: row.id,
     organizationId: row.projectId,

@@ -1,5 +1,5 @@
 import { createHash, createPublicKey, generateKeyPairSync, randomBytes, type JsonWebKey } from 'node:crypto';
-import { AppError } from '../../platform/errors';
+import { invalidField, type AppError } from '../../platform/errors';
 import { SSH_KEY_TYPES, type SshKeyType } from './schema';
 
 export const MIN_RSA_BITS = 2048;
@@ -107,7 +107,7 @@ export function generateEd25519KeyPair(comment: string): GeneratedKeyPair {
 }
 
 function invalid(message: string): AppError {
-  return new AppError('VALIDATION_ERROR', `publicKey: ${message}`);
+  return invalidField('publicKey', message);
 }
 
 function rejectOtherFormats(text: string): void {

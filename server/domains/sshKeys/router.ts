@@ -20,7 +20,7 @@ const sshKeyProcedure = projectProcedure.use(async ({ next }) => {
   if (!result.ok) {
     const app = toAppError(result.error);
     if (app.status < 500 && !app.docsUrl) {
-      throw new AppError(app.code, app.message, { docsUrl: sshKeys.sshKeyDocsUrl(), headers: app.headers, cause: app });
+      throw new AppError(app.code, app.message, { docsUrl: sshKeys.sshKeyDocsUrl(), headers: app.headers, fields: app.fields, cause: app });
     }
   }
   return result;

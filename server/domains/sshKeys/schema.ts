@@ -1,9 +1,8 @@
 import { z } from 'zod';
+import { SSH_KEY_TYPES } from '../../../db/schema/sshKeys';
 import { isoDateTime } from '../../platform/schemas';
 
-/** The OpenSSH public key types servers accept; DSA and security-key types are refused. */
-export const SSH_KEY_TYPES = ['ssh-ed25519', 'ssh-rsa', 'ecdsa-sha2-nistp256', 'ecdsa-sha2-nistp384', 'ecdsa-sha2-nistp521'] as const;
-export type SshKeyType = (typeof SSH_KEY_TYPES)[number];
+export { SSH_KEY_TYPES, type SshKeyType } from '../../../db/schema/sshKeys';
 
 export const sshKeyNameSchema = z
   .string()

@@ -107,7 +107,8 @@ async function refuseDuplicate(db: DbOrTx, projectId: string, fingerprint: strin
     .from(sshKeys)
     .where(and(eq(sshKeys.projectId, projectId), eq(sshKeys.fingerprint, fingerprint)));
   if (existing) {
-    throw new AppError('CONFLICT', `This key is already registered in the project as "${existing.name}" (${existing.id}, ${fingerprint})`);
+    const message = `This key is already registered in the project as "${existing.name}" (${existing.id}, ${fingerprint})`;
+    throw new AppError('CONFLICT', message, { fields: { publicKey: message } });
   }
 }
 

@@ -1,5 +1,6 @@
-export const PROJECT_ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
-export type ProjectRole = (typeof PROJECT_ROLES)[number];
+import type { ProjectRole } from '../../../db/schema/members';
+
+export { PROJECT_ROLES, type ProjectRole } from '../../../db/schema/members';
 
 /**
  * The least role an operation needs. `viewer` admits every member (reads), `member` admits every

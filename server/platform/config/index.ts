@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { configureDatabase } from '../../../db';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', ''])
@@ -147,3 +148,12 @@ function persistentSecret(dataDir: string, name: string): string {
   writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
   return secret;
 }
+
+configureDatabase(() => {
+  const config = getConfig();
+  return {
+    url: config.DATABASE_URL,
+    poolSize: config.DATABASE_POOL_SIZE,
+    pgliteDir: config.PGLITE_DIR ?? path.resolve(config.DATA_DIR, 'pglite'),
+  };
+});

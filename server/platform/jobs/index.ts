@@ -1,18 +1,32 @@
 import type PgBoss from 'pg-boss';
-import { billingJobs } from '../../billing/jobs';
-import { invitationJobs } from '../../domains/invitations/jobs';
-import { maintenanceJobs } from './maintenance';
 import { startJobRunner, type JobDefinition, type JobRunner } from './runner';
-import { serverJobs } from '../../domains/servers/jobs';
 
-/** Every job of the app; later domains add theirs here. */
-export const JOBS: JobDefinition[] = [...maintenanceJobs, ...invitationJobs, ...billingJobs, ...serverJobs];
+export type { JobDefinition } from './runner';
 
-const holder = globalThis as unknown as { __jobRunner?: Promise<JobRunner> };
+const holder = globalThis as unknown as { __jobRunner?: Promise<JobRunner>; __jobDefinitions?: readonly JobDefinition[] };
+
+/**
+ * Installs the app's job list (`server/app.ts` does, from the domain manifests). The platform
+ * cannot import the domains, and a queue must exist before a job is sent to it.
+ */
+export function configureJobs(definitions: readonly JobDefinition[]): void {
+  const names = new Set<string>();
+  for (const def of definitions) {
+    if (names.has(def.name)) throw new Error(`Two jobs are named ${def.name}`);
+    names.add(def.name);
+  }
+  holder.__jobDefinitions = definitions;
+}
+
+export function configuredJobs(): readonly JobDefinition[] {
+  const definitions = holder.__jobDefinitions;
+  if (!definitions) throw new Error('No job list installed: import server/app before starting or sending jobs');
+  return definitions;
+}
 
 /** Starts the runner once per process; `work` false only enqueues (for processes that serve requests alone). */
 export function startJobs(options: { work: boolean }): Promise<JobRunner> {
-  holder.__jobRunner ??= startJobRunner(JOBS, options);
+  holder.__jobRunner ??= startJobRunner([...configuredJobs()], options);
   return holder.__jobRunner;
 }
 

@@ -1,25 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { callTRPCProcedure, type TRPCProcedureType } from '@trpc/server';
-import {
-  coerceSchema,
-  forEachOpenApiProcedure,
-  getInputOutputParsers,
-  getPathRegExp,
-  instanceofZodTypeLikeVoid,
-  instanceofZodTypeObject,
-  instanceofZodTypeOptional,
-  normalizePath,
-  unwrapZodType,
-} from 'trpc-to-openapi';
-import { ZodArray, type ZodObject } from 'zod/v4';
+import { Readable } from 'node:stream';
+import { callTRPCProcedure, type AnyRouter } from '@trpc/server';
+import { coerceSchema, normalizePath } from 'trpc-to-openapi';
+import { requireProjectRole, requireSignedIn } from '../auth/access';
 import { createRequestContext, INTERNAL_HEADERS, type HeaderSource, type RequestContext } from '../context';
-import { AppError, toAppError } from '../errors';
+import { AppError, toAppError, type FieldErrors } from '../errors';
 import { getLogger } from '../logger';
-import { appRouter } from '../../app';
-import type { ProcedureMeta } from '../trpc';
-import { getOpenApiDocumentJson } from './openapi';
-import { buildRouteTable, findRoutes } from './routeTable';
+import { decodePathParam } from '../trpc';
+import { createOpenApiDocument, type OpenAPIObject } from './openapi';
+import type { HttpMethod, RawRoute, RawRouteCaller, RequestBody } from './rawRoutes';
+import { buildRouteTable, findRoutes, type ProcedureRoute, type RawRouteEntry, type Route } from './routeTable';
 
 export const REST_PREFIX = '/v1';
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
@@ -30,146 +21,191 @@ export interface RestRequest {
   url: string;
   /** Lower-case header names; repeated headers may come as arrays (Node's IncomingMessage). */
   headers: Record<string, string | string[] | undefined>;
-  body: string | undefined;
+  body: RequestBody;
 }
 
 export interface RestResponse {
   status: number;
   headers: Record<string, string>;
-  body: string | null;
+  body: string | Buffer | Readable | null;
 }
 
-const routes = buildRouteTable(appRouter);
+export interface RestApi {
+  /** Answers one /v1 request: the route's procedure or raw handler, wrapped in the envelope. */
+  handle(request: RestRequest): Promise<RestResponse>;
+  /** Fetch-API face, for tests and Next route handlers. */
+  handleFetch(req: Request): Promise<Response>;
+  /** Node face, used by the production entry point. */
+  handleNode(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  openApiDocument(): OpenAPIObject;
+  routes: readonly Route[];
+}
+
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+const NO_BODY: RequestBody = { read: async () => Buffer.alloc(0), stream: () => Readable.from([]) };
 
 /**
- * What calling one REST operation takes, worked out once at start. The request semantics stay
- * trpc-to-openapi's (its path matching, input assembly and query coercion, through its own
- * helpers), but not its Node adapter: per request, that one builds a fetch Request (with Headers
- * and an AbortSignal nobody reads here), a caller proxy and the input parsers again, and its error
- * answers reached the envelope only through a JSON round trip.
+ * The /v1 bridge over one route table: procedures are called directly through tRPC, raw routes
+ * through their handler, and every answer, success or failure, is the envelope. Unknown paths,
+ * wrong methods and bodies that are not JSON are answered here with the same envelope.
  */
-interface Operation {
-  method: string;
-  pattern: RegExp;
-  procedurePath: string;
-  type: TRPCProcedureType;
-  successStatus: number;
-  /** From meta: set on successful answers that are the same for every caller. */
-  cacheControl: string | undefined;
-  /** False for z.void()-like inputs: the procedure then gets no input at all. */
-  takesInput: boolean;
-  /**
-   * Object inputs get trpc-to-openapi's coercion (numbers, booleans, dates from strings). It
-   * mutates the shared schema, so like trpc-to-openapi it happens on the operation's first call.
-   */
-  objectSchema: ZodObject | undefined;
-  coerced: boolean;
-  /** Keys of array fields: one query value is wrapped into an array, as trpc-to-openapi does. */
-  arrayKeys: string[];
-}
+export function createRestApi(options: { router: AnyRouter; rawRoutes?: readonly RawRoute[] }): RestApi {
+  const { router } = options;
+  const routes = buildRouteTable(router, options.rawRoutes);
+  let documentJson: string | undefined;
+  const openApiDocument = () => createOpenApiDocument(router, routes);
 
-const operations = buildOperations();
+  async function handle(request: RestRequest): Promise<RestResponse> {
+    const requestId = header(request.headers, INTERNAL_HEADERS.requestId) ?? randomUUID();
+    const baseHeaders = { 'x-request-id': requestId };
+    const queryStart = request.url.indexOf('?');
+    const fullPath = queryStart === -1 ? request.url : request.url.slice(0, queryStart);
+    const path = fullPath.slice(REST_PREFIX.length) || '/';
+    const method = request.method.toUpperCase();
 
-function buildOperations(): Operation[] {
-  const out: Operation[] = [];
-  forEachOpenApiProcedure(appRouter._def.procedures as never, ({ path, type, procedure, meta }) => {
-    if (type === 'subscription') return;
-    const schema = unwrapZodType(getInputOutputParsers(procedure).inputParser, true);
-    const objectSchema = instanceofZodTypeObject(schema) ? (schema as unknown as ZodObject) : undefined;
-    const arrayKeys = objectSchema
-      ? Object.entries(objectSchema.shape)
-          .filter(([, field]) => field instanceof ZodArray || (instanceofZodTypeOptional(field) && field.unwrap() instanceof ZodArray))
-          .map(([key]) => key)
-      : [];
-    out.push({
-      method: meta.openapi.method,
-      pattern: getPathRegExp(normalizePath(meta.openapi.path)),
-      procedurePath: path,
-      type,
-      successStatus: (meta as ProcedureMeta).successStatus ?? 200,
-      cacheControl: (meta as ProcedureMeta).cacheControl,
-      takesInput: !instanceofZodTypeLikeVoid(schema),
-      objectSchema,
-      coerced: false,
-      arrayKeys,
+    try {
+      if (path === '/openapi.json' && (method === 'GET' || method === 'HEAD')) {
+        documentJson ??= JSON.stringify(openApiDocument());
+        return {
+          status: 200,
+          headers: { ...baseHeaders, 'content-type': 'application/json', 'cache-control': 'public, max-age=300' },
+          body: documentJson,
+        };
+      }
+      const candidates = findRoutes(routes, path.replace(/\/+$/, '') || '/');
+      if (candidates.length === 0) throw new AppError('NOT_FOUND', `No endpoint at ${method} ${fullPath}`);
+      if (!candidates.some((r) => r.method === method)) {
+        const allow = [...new Set(candidates.map((r) => r.method))].join(', ');
+        throw new AppError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${fullPath}; allowed: ${allow}`, {
+          headers: { allow },
+        });
+      }
+      // Parsed exactly as trpc-to-openapi does (a path starting with // stays a path).
+      const url = new URL(`http://127.0.0.1${request.url.slice(REST_PREFIX.length)}`);
+      const routePath = normalizePath(url.pathname);
+      const route = routes.find((r) => r.method === method && r.pattern.test(routePath));
+      if (!route) throw new AppError('NOT_FOUND', 'Resource not found');
+      if (route.kind === 'raw') return await invokeRaw(route, method as HttpMethod, routePath, url, request, requestId, baseHeaders);
+      const body = await parseJsonBody(method, request);
+      const context = await createRequestContext(headerSource(request.headers, requestId, method), method, 'rest');
+      return await invokeProcedure(route, routePath, url, body, context, baseHeaders);
+    } catch (err) {
+      const app = toAppError(err);
+      if (app.status >= 500) getLogger().error({ err: app.cause ?? err, code: app.code, reqId: requestId }, 'request failed');
+      return errorResponse(app, baseHeaders);
+    }
+  }
+
+  async function invokeProcedure(
+    route: ProcedureRoute,
+    path: string,
+    url: URL,
+    body: unknown,
+    context: RequestContext,
+    baseHeaders: Record<string, string>,
+  ): Promise<RestResponse> {
+    let input: Record<string, unknown> | undefined;
+    if (route.takesInput) {
+      const useBody = BODY_METHODS.has(route.method);
+      input = { ...((useBody ? body : queryInput(url)) as object), ...route.pattern.exec(path)?.groups };
+      if (!useBody) {
+        for (const key of route.arrayKeys) {
+          if (input[key] !== undefined && !Array.isArray(input[key])) input[key] = [input[key]];
+        }
+      }
+    }
+    if (route.objectSchema && !route.coerced) {
+      coerceSchema(route.objectSchema);
+      route.coerced = true;
+    }
+    const data = await callTRPCProcedure({
+      router,
+      path: route.procedurePath,
+      getRawInput: async () => input,
+      ctx: context,
+      type: route.type,
+      signal: undefined,
+      batchIndex: 0,
     });
-  });
-  return out;
-}
-
-/**
- * The /v1 bridge: calls the operation's tRPC procedure and wraps every answer, success or
- * failure, in the envelope. Unknown paths, wrong methods and bodies that are not JSON are answered
- * here with the same envelope.
- */
-export async function handleRestRequest(request: RestRequest): Promise<RestResponse> {
-  const requestId = header(request.headers, INTERNAL_HEADERS.requestId) ?? randomUUID();
-  const baseHeaders = { 'x-request-id': requestId };
-  const queryStart = request.url.indexOf('?');
-  const fullPath = queryStart === -1 ? request.url : request.url.slice(0, queryStart);
-  const path = fullPath.slice(REST_PREFIX.length) || '/';
-  const method = request.method.toUpperCase();
-
-  try {
-    if (path === '/openapi.json' && (method === 'GET' || method === 'HEAD')) {
-      return {
-        status: 200,
-        headers: { ...baseHeaders, 'content-type': 'application/json', 'cache-control': 'public, max-age=300' },
-        body: getOpenApiDocumentJson(),
-      };
+    const json = JSON.stringify(data);
+    if (route.successStatus === 204 || json === undefined) {
+      return { status: route.successStatus === 200 ? 204 : route.successStatus, headers: baseHeaders, body: null };
     }
-    const candidates = findRoutes(routes, path.replace(/\/+$/, '') || '/');
-    if (candidates.length === 0) throw new AppError('NOT_FOUND', `No endpoint at ${method} ${fullPath}`);
-    if (!candidates.some((r) => r.method === method)) {
-      const allow = [...new Set(candidates.map((r) => r.method))].join(', ');
-      throw new AppError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${fullPath}; allowed: ${allow}`, {
-        headers: { allow },
+    const cacheControl = route.meta.cacheControl;
+    // The procedure's JSON is spliced in as text: building an object only to serialise it again costs CPU.
+    return {
+      status: route.successStatus,
+      headers: cacheControl
+        ? { 'content-type': 'application/json', 'cache-control': cacheControl, ...baseHeaders }
+        : { 'content-type': 'application/json', ...baseHeaders },
+      body: `{"success":true,"data":${json}}`,
+    };
+  }
+
+  async function invokeRaw(
+    entry: RawRouteEntry,
+    method: HttpMethod,
+    path: string,
+    url: URL,
+    request: RestRequest,
+    requestId: string,
+    baseHeaders: Record<string, string>,
+  ): Promise<RestResponse> {
+    const { route } = entry;
+    const params: Record<string, string> = {};
+    for (const [name, value] of Object.entries(entry.pattern.exec(path)?.groups ?? {})) params[name] = decodePathParam(value);
+    const ctx = await createRequestContext(headerSource(request.headers, requestId, 'GET'), route.access.kind === 'public' ? 'GET' : method, 'rest');
+    const caller: RawRouteCaller = { actor: null, grant: null };
+    if (route.access.kind !== 'public') {
+      caller.actor = requireSignedIn(ctx, route.access);
+      if (route.access.kind === 'project') {
+        if (!params.projectId) throw new AppError('INTERNAL_ERROR', `Raw route ${route.path} is project-scoped without {projectId}`);
+        caller.grant = await requireProjectRole(caller.actor, params.projectId, route.access);
+      }
+    }
+    const headers: Record<string, string> = {};
+    for (const name of Object.keys(request.headers)) {
+      const value = header(request.headers, name);
+      if (value !== undefined) headers[name] = value;
+    }
+    const answer = await route.handle({ method, path, params, query: url.searchParams, headers, body: request.body, ctx }, caller);
+    return { status: answer.status, headers: { ...answer.headers, ...baseHeaders }, body: answer.body };
+  }
+
+  async function handleFetch(req: Request): Promise<Response> {
+    const url = new URL(req.url);
+    const headers: Record<string, string> = {};
+    req.headers.forEach((value, key) => {
+      headers[key] = value;
+    });
+    const result = await handle({ method: req.method, url: url.pathname + url.search, headers, body: fetchBody(req) });
+    const body = result.body instanceof Readable ? (Readable.toWeb(result.body) as ReadableStream) : Buffer.isBuffer(result.body) ? new Uint8Array(result.body) : result.body;
+    return new Response(body, { status: result.status, headers: result.headers });
+  }
+
+  async function handleNode(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const result = await handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: nodeBody(req) });
+    res.writeHead(result.status, result.headers);
+    if (result.body instanceof Readable) {
+      result.body.on('error', (err) => {
+        getLogger().error({ err, reqId: result.headers['x-request-id'] }, 'streamed answer failed');
+        res.destroy(err);
       });
+      result.body.pipe(res);
+    } else {
+      res.end(result.body ?? undefined);
     }
-    const body = parseBody(method, request);
-    const context = await createRequestContext(headerSource(request.headers, requestId, method), method, 'rest');
-    return await invoke(method, request.url.slice(REST_PREFIX.length), body, context, baseHeaders);
-  } catch (err) {
-    const app = toAppError(err);
-    if (app.status >= 500) getLogger().error({ err, reqId: requestId }, 'request failed');
-    return errorResponse(app, baseHeaders);
+    // A body nobody read (a refusal before parsing) is drained so the connection can be reused.
+    if (!req.readableEnded) req.resume();
   }
+
+  return { handle, handleFetch, handleNode, openApiDocument, routes };
 }
 
-/** Fetch-API face of the bridge, for tests and route handlers. */
-export async function handleV1(req: Request): Promise<Response> {
-  const url = new URL(req.url);
-  const headers: Record<string, string> = {};
-  req.headers.forEach((value, key) => {
-    headers[key] = value;
-  });
-  const text = req.body ? await req.text() : undefined;
-  const result = await handleRestRequest({ method: req.method, url: url.pathname + url.search, headers, body: text });
-  return new Response(result.body, { status: result.status, headers: result.headers });
-}
-
-/** Node face of the bridge, used by the production entry point. */
-export async function handleV1Node(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  let body: string | undefined;
-  try {
-    body = await readBody(req);
-  } catch (err) {
-    const app = toAppError(err);
-    const out = errorResponse(app, { 'x-request-id': String(req.headers[INTERNAL_HEADERS.requestId] ?? randomUUID()) });
-    res.writeHead(out.status, out.headers).end(out.body);
-    req.resume();
-    return;
-  }
-  const result = await handleRestRequest({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body });
-  res.writeHead(result.status, result.headers);
-  res.end(result.body ?? undefined);
-}
-
-function parseBody(method: string, request: RestRequest): unknown {
+async function parseJsonBody(method: string, request: RestRequest): Promise<unknown> {
   if (!BODY_METHODS.has(method)) return undefined;
-  const text = request.body;
-  if (text === undefined || text.trim() === '') return undefined;
+  const text = (await request.body.read(MAX_BODY_BYTES)).toString('utf8');
+  if (text.trim() === '') return undefined;
   const contentType = header(request.headers, 'content-type') ?? '';
   if (!/^application\/([a-z.+-]*\+)?json\b/i.test(contentType)) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Request body must be JSON (Content-Type: application/json)');
@@ -181,83 +217,42 @@ function parseBody(method: string, request: RestRequest): unknown {
   }
 }
 
-function readBody(req: IncomingMessage): Promise<string | undefined> {
-  const method = (req.method ?? 'GET').toUpperCase();
-  if (!BODY_METHODS.has(method)) return Promise.resolve(undefined);
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > MAX_BODY_BYTES) return Promise.reject(new AppError('PAYLOAD_TOO_LARGE', 'Request body too large'));
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new AppError('PAYLOAD_TOO_LARGE', 'Request body too large'));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(chunks.length ? Buffer.concat(chunks).toString('utf8') : undefined));
-    req.on('error', reject);
-  });
+const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', 'Request body too large');
+
+function nodeBody(req: IncomingMessage): RequestBody {
+  return {
+    read(maxBytes) {
+      if (Number(req.headers['content-length'] ?? 0) > maxBytes) return Promise.reject(tooLarge());
+      return new Promise((resolve, reject) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        req.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > maxBytes) {
+            reject(tooLarge());
+            req.destroy();
+            return;
+          }
+          chunks.push(chunk);
+        });
+        req.on('end', () => resolve(Buffer.concat(chunks)));
+        req.on('error', reject);
+      });
+    },
+    stream: () => req,
+  };
 }
 
-/** Calls the operation's procedure and wraps its answer, or its error, in the envelope. */
-async function invoke(
-  method: string,
-  pathAndQuery: string,
-  body: unknown,
-  context: RequestContext,
-  baseHeaders: Record<string, string>,
-): Promise<RestResponse> {
-  // Parsed exactly as trpc-to-openapi does (a path starting with // stays a path).
-  const url = new URL(`http://127.0.0.1${pathAndQuery}`);
-  const path = normalizePath(url.pathname);
-  const operation = operations.find((op) => op.method === method && op.pattern.test(path));
-  if (!operation) throw new AppError('NOT_FOUND', 'Resource not found');
-  const useBody = BODY_METHODS.has(method);
-  let input: Record<string, unknown> | undefined;
-  if (operation.takesInput) {
-    input = { ...((useBody ? body : queryInput(url)) as object), ...operation.pattern.exec(path)?.groups };
-    if (!useBody) {
-      for (const key of operation.arrayKeys) {
-        if (input[key] !== undefined && !Array.isArray(input[key])) input[key] = [input[key]];
-      }
-    }
-  }
-  if (operation.objectSchema && !operation.coerced) {
-    coerceSchema(operation.objectSchema);
-    operation.coerced = true;
-  }
-
-  let data: unknown;
-  try {
-    data = await callTRPCProcedure({
-      router: appRouter,
-      path: operation.procedurePath,
-      getRawInput: async () => input,
-      ctx: context,
-      type: operation.type,
-      signal: undefined,
-      batchIndex: 0,
-    });
-  } catch (err) {
-    const app = toAppError(err);
-    if (app.status >= 500) context.log.error({ err: app.cause ?? err, code: app.code }, 'request failed');
-    return errorResponse(app, baseHeaders);
-  }
-  const json = JSON.stringify(data);
-  if (operation.successStatus === 204 || json === undefined) {
-    return { status: operation.successStatus === 200 ? 204 : operation.successStatus, headers: baseHeaders, body: null };
-  }
-  // The procedure's JSON is spliced in as text: building an object only to serialise it again costs CPU.
+function fetchBody(req: Request): RequestBody {
+  if (!req.body) return NO_BODY;
   return {
-    status: operation.successStatus,
-    headers: operation.cacheControl
-      ? { 'content-type': 'application/json', 'cache-control': operation.cacheControl, ...baseHeaders }
-      : { 'content-type': 'application/json', ...baseHeaders },
-    body: `{"success":true,"data":${json}}`,
+    async read(maxBytes) {
+      if (Number(req.headers.get('content-length') ?? 0) > maxBytes) throw tooLarge();
+      const bytes = Buffer.from(await req.arrayBuffer());
+      if (bytes.length > maxBytes) throw tooLarge();
+      return bytes;
+    },
+    stream: () => Readable.fromWeb(req.body as never),
   };
 }
 
@@ -273,9 +268,11 @@ function queryInput(url: URL): Record<string, string | string[]> {
   return query;
 }
 
-export function errorResponse(app: AppError, baseHeaders: Record<string, string>): RestResponse {
-  const error: { code: string; message: string; docsUrl?: string } = { code: app.code, message: app.message };
+export function errorResponse(app: AppError, baseHeaders: Record<string, string>): RestResponse & { body: string } {
+  const error: { code: string; message: string; docsUrl?: string; fields?: FieldErrors } = { code: app.code, message: app.message };
   if (app.docsUrl) error.docsUrl = app.docsUrl;
+  const fields = app.reportedFields;
+  if (fields) error.fields = fields;
   return {
     status: app.status,
     headers: { ...baseHeaders, ...app.headers, 'content-type': 'application/json' },
@@ -290,7 +287,7 @@ function header(headers: RestRequest['headers'], name: string): string | undefin
 
 /**
  * The request's headers as the context reads them: the request id is the one the bridge answers
- * with, and a body method's content type reads as JSON (parseBody has refused anything else).
+ * with, and a body method's content type reads as JSON (the body parser has refused anything else).
  */
 function headerSource(headers: RestRequest['headers'], requestId: string, method: string): HeaderSource {
   const jsonBody = BODY_METHODS.has(method);

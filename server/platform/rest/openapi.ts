@@ -1,8 +1,10 @@
+import type { AnyRouter } from '@trpc/server';
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { getConfig } from '../config';
 import { ERROR_STATUS } from '../errors';
-import { appRouter } from '../../app';
-import { buildRouteTable, type RouteEntry } from './routeTable';
+import type { ProcedureRoute, Route } from './routeTable';
+
+export type { OpenAPIObject };
 
 type Json = Record<string, unknown>;
 
@@ -19,12 +21,10 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   500: 'Unexpected error (INTERNAL_ERROR); quote the X-Request-Id header when reporting it',
 };
 
-let cachedJson: string | undefined;
-
 /** The OpenAPI 3.1 document of /v1, generated from the router and rewritten to show the envelope. */
-export function getOpenApiDocument(): OpenAPIObject {
+export function createOpenApiDocument(router: AnyRouter, routes: readonly Route[]): OpenAPIObject {
   const config = getConfig();
-  const doc = generateOpenApiDocument(appRouter, {
+  const doc = generateOpenApiDocument(router as never, {
     title: 'Cloud Panel API',
     description: [
       'REST API of the hosting platform. Every response is an envelope: `{ success: true, data }` or',
@@ -42,15 +42,13 @@ export function getOpenApiDocument(): OpenAPIObject {
       sessionCookie: { type: 'apiKey', in: 'cookie', name: 'panel.session-token', description: "The panel's session (served over https as __Secure-panel.session-token)" },
     },
   });
-  return rewrite(doc, buildRouteTable(appRouter));
+  return rewrite(
+    doc,
+    routes.filter((r): r is ProcedureRoute => r.kind === 'procedure'),
+  );
 }
 
-export function getOpenApiDocumentJson(): string {
-  cachedJson ??= JSON.stringify(getOpenApiDocument());
-  return cachedJson;
-}
-
-function rewrite(doc: OpenAPIObject, routes: RouteEntry[]): OpenAPIObject {
+function rewrite(doc: OpenAPIObject, routes: ProcedureRoute[]): OpenAPIObject {
   doc.components ??= {};
   doc.components.schemas = {
     ...(doc.components.schemas ?? {}),
@@ -67,6 +65,11 @@ function rewrite(doc: OpenAPIObject, routes: RouteEntry[]): OpenAPIObject {
             code: { type: 'string', enum: Object.keys(ERROR_STATUS), description: 'Stable; branch on it' },
             message: { type: 'string', description: 'Human text; may change' },
             docsUrl: { type: 'string', format: 'uri' },
+            fields: {
+              type: 'object',
+              additionalProperties: { type: 'string' },
+              description: 'Field path (segments joined with ".") → what is wrong with it. Always present on 422 (empty when no single field is at fault); present on other errors that concern one field, such as a name already taken',
+            },
           },
         },
       },
@@ -91,7 +94,7 @@ function rewrite(doc: OpenAPIObject, routes: RouteEntry[]): OpenAPIObject {
   return doc;
 }
 
-function rewriteOperation(op: Json, route: RouteEntry): void {
+function rewriteOperation(op: Json, route: ProcedureRoute): void {
   const meta = route.meta;
   const isPublic = meta.openapi?.protect === false;
   const projectScoped = route.path.includes('{projectId}');

@@ -52,6 +52,11 @@ async function caught(promise: Promise<unknown>): Promise<AppError> {
   return err as AppError;
 }
 
+async function machine(infra: DropletsInfraProvider, id: string) {
+  const [found] = await infra.getMachines([id]);
+  return found ?? null;
+}
+
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
   for (let attempt = 0; attempt < 100; attempt += 1) {
     const value = await read();
@@ -232,38 +237,39 @@ describe('DropletsInfraProvider: machines', () => {
     expect(err.message).toBe('The infrastructure provider refused the request while creating the machine: Size is not available in this region.');
   });
 
-  it('finds the machine made for a reference by its tag, and nothing for an unused one', async () => {
-    const { fake, infra } = await setup();
-    const input = machineInput();
-    const created = await infra.createMachine(input);
-    await infra.createMachine(machineInput());
+  it('lists the machines whose reference tag starts with a prefix, across pages, with their reference', async () => {
+    const { fake, infra } = await setup({ maxPerPage: 2 });
+    const ours = [machineInput(), machineInput(), machineInput()];
+    const created = [];
+    for (const input of ours) created.push(await infra.createMachine(input));
+    await infra.createMachine(machineInput({ reference: 'app_other_domain' }));
+    const before = fake.requests.length;
 
-    const found = await infra.findMachineByReference(input.reference);
-    expect(found).toMatchObject({ id: created.id, name: input.name });
-    expect(fake.requests.at(-1)?.query).toEqual({ tag_name: input.reference, page: '1', per_page: '200' });
-    expect(await infra.findMachineByReference('srv_never_used')).toBeNull();
+    const listed = await infra.listMachines('srv_');
+
+    expect(listed.map((m) => [m.id, m.reference])).toEqual(created.map((m, i) => [m.id, ours[i]!.reference]));
+    expect(listed[0]).toMatchObject({ name: ours[0]!.name, region: 'fra1', status: 'new', locked: true });
+    expect(fake.requests.slice(before).map((r) => [r.path, r.query])).toEqual(
+      ['1', '2'].map((page) => ['/v2/droplets', { page, per_page: '200' }]),
+    );
+    expect(await infra.listMachines('db_')).toEqual([]);
   });
 
   it('shows provisioning progress: new and addressless, then active with a public address', async () => {
     const { infra } = await setup({ settings: { activeAfterReads: 3 } });
     const { id } = await infra.createMachine(machineInput());
 
-    expect(await infra.getMachine(id)).toMatchObject({ status: 'new', locked: true, publicIpv4: null });
-    expect(await infra.getMachine(id)).toMatchObject({ status: 'new', locked: true, publicIpv4: null });
-    const active = await infra.getMachine(id);
+    expect(await machine(infra, id)).toMatchObject({ status: 'new', locked: true, publicIpv4: null });
+    expect(await machine(infra, id)).toMatchObject({ status: 'new', locked: true, publicIpv4: null });
+    const active = await machine(infra, id);
     expect(active).toMatchObject({ status: 'active', locked: false, publicIpv4: '203.0.113.1' });
   });
 
   it('lets a machine become active with time as well as with reads', async () => {
     const { infra } = await setup({ settings: { activeAfterReads: 1_000, activeAfterMs: 30 } });
     const { id } = await infra.createMachine(machineInput());
-    const active = await until(() => infra.getMachine(id), (m) => m?.status === 'active');
+    const active = await until(() => machine(infra, id), (m) => m?.status === 'active');
     expect(active?.publicIpv4).toMatch(/^203\.0\.113\.\d+$/);
-  });
-
-  it('reads an unknown machine as null', async () => {
-    const { infra } = await setup();
-    expect(await infra.getMachine('424242')).toBeNull();
   });
 
   it('reads many machines with one listing walk, however many ids are asked for', async () => {
@@ -289,22 +295,22 @@ describe('DropletsInfraProvider: machines', () => {
   });
 
   it('renames through a rename action, locking the machine until it is applied', async () => {
-    const { fake, infra } = await setup({ settings: { activeAfterReads: 1, actionDelayMs: 40 } });
+    const { fake, infra } = await setup({ settings: { activeAfterReads: 1, actionDelayMs: 200 } });
     const { id } = await infra.createMachine(machineInput());
-    await infra.getMachine(id);
+    await machine(infra, id);
 
     await infra.renameMachine(id, 'api-1');
     expect(fake.requests.at(-1)).toMatchObject({ method: 'POST', path: `/v2/droplets/${id}/actions`, body: { type: 'rename', name: 'api-1' } });
-    expect(await infra.getMachine(id)).toMatchObject({ locked: true });
-    const renamed = await until(() => infra.getMachine(id), (m) => m?.locked === false);
+    expect(await machine(infra, id)).toMatchObject({ locked: true });
+    const renamed = await until(() => machine(infra, id), (m) => m?.locked === false);
     expect(renamed?.name).toBe('api-1');
   });
 
   it('sends each power action by type and applies it after a delay', async () => {
     const { fake, infra } = await setup({ settings: { activeAfterReads: 1, actionDelayMs: 5 } });
     const { id } = await infra.createMachine(machineInput());
-    await infra.getMachine(id);
-    const settle = () => until(() => infra.getMachine(id), (m) => m?.locked === false);
+    await machine(infra, id);
+    const settle = () => until(() => machine(infra, id), (m) => m?.locked === false);
 
     const steps = [
       ['power_off', 'off'],
@@ -328,7 +334,7 @@ describe('DropletsInfraProvider: machines', () => {
     expect(whileCreating.code).toBe('CONFLICT');
     expect(whileCreating.message).toBe('Droplet already has a pending event.');
 
-    await infra.getMachine(id);
+    await machine(infra, id);
     fake.settings.actionDelayMs = 0;
     await infra.performAction(id, 'power_off');
     const again = await caught(infra.performAction(id, 'power_off'));
@@ -349,7 +355,7 @@ describe('DropletsInfraProvider: machines', () => {
     await infra.deleteMachine(id);
     expect(fake.requests.at(-1)).toMatchObject({ method: 'DELETE', path: `/v2/droplets/${id}` });
     expect(fake.droplet(id)).toBeUndefined();
-    expect(await infra.getMachine(id)).toBeNull();
+    expect(await machine(infra, id)).toBeNull();
     await expect(infra.deleteMachine(id)).resolves.toBeUndefined();
   });
 });
@@ -376,12 +382,12 @@ describe('DropletsInfraProvider: upstream failures', () => {
 
   it('gives up after the timeout', async () => {
     const { fake, infra } = await setup({}, 50);
-    fake.fail('GET /v2/droplets/:id', { delayMs: 1_000 });
+    fake.fail('GET /v2/droplets', { delayMs: 1_000 });
     const startedAt = Date.now();
-    const err = await caught(infra.getMachine('1'));
+    const err = await caught(infra.getMachines(['1']));
     expect(Date.now() - startedAt).toBeLessThan(900);
     expect(err.code).toBe('UPSTREAM_ERROR');
-    expect(err.message).toBe('The infrastructure provider did not answer within 50 ms while reading the machine');
+    expect(err.message).toBe('The infrastructure provider did not answer within 50 ms while listing machines');
     expect(err.cause).toBeDefined();
   });
 
@@ -424,10 +430,10 @@ describe('DropletsInfraProvider: upstream failures', () => {
 
   it('rejects a response whose shape changed instead of crashing', async () => {
     const { fake, infra } = await setup();
-    fake.fail('GET /v2/droplets/:id', { status: 200, body: { droplet: { id: 'abc', status: 'provisioning' } } });
-    const err = await caught(infra.getMachine('1'));
+    fake.fail('GET /v2/droplets', { status: 200, body: { droplets: [{ id: 'abc', status: 'provisioning' }], meta: { total: 1 } } });
+    const err = await caught(infra.listMachines('srv_'));
     expect(err.code).toBe('UPSTREAM_ERROR');
-    expect(err.message).toBe('The infrastructure provider sent an unexpected response while reading the machine');
+    expect(err.message).toBe('The infrastructure provider sent an unexpected response while listing machines');
 
     fake.fail('GET /v2/apps/tiers/instance_sizes', { status: 200, body: { instance_sizes: [{ slug: 'x', name: 'X', cpus: 'many' }] } });
     expect((await caught(infra.listAppSizes())).code).toBe('UPSTREAM_ERROR');

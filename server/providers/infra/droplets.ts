@@ -11,6 +11,7 @@ import type {
   InfraSize,
   MachineStatus,
   PowerAction,
+  ReferencedMachine,
 } from './types';
 
 export interface DropletsInfraOptions {
@@ -111,6 +112,7 @@ const dropletSchema = z.object({
   region: z.object({ slug: z.string() }),
   image: z.object({ id: z.number(), slug: z.string().nullable() }),
   networks: z.object({ v4: z.array(z.object({ ip_address: z.string(), type: z.string() })) }),
+  tags: z.array(z.string()),
 });
 type Droplet = z.output<typeof dropletSchema>;
 
@@ -244,19 +246,13 @@ export class DropletsInfraProvider implements InfraProvider {
     return toMachine(parse(dropletReplySchema, json, operation).droplet);
   }
 
-  async findMachineByReference(reference: string): Promise<InfraMachine | null> {
-    const droplets = await this.listAll('/v2/droplets', 'droplets', dropletSchema, 'looking up a machine by reference', {
-      tag_name: reference,
+  async listMachines(referencePrefix: string): Promise<ReferencedMachine[]> {
+    // DO filters droplets by an exact tag only, so the prefix is matched here.
+    const droplets = await this.listAll('/v2/droplets', 'droplets', dropletSchema, 'listing machines');
+    return droplets.flatMap((droplet) => {
+      const reference = droplet.tags.find((tag) => tag.startsWith(referencePrefix));
+      return reference === undefined ? [] : [{ ...toMachine(droplet), reference }];
     });
-    const first = droplets[0];
-    return first ? toMachine(first) : null;
-  }
-
-  async getMachine(id: string): Promise<InfraMachine | null> {
-    const operation = 'reading the machine';
-    const reply = await this.call('GET', `/v2/droplets/${encodeURIComponent(id)}`, operation, { tolerate: [404] });
-    if (reply.status === 404) return null;
-    return toMachine(parse(dropletReplySchema, reply.json, operation).droplet);
   }
 
   async getMachines(ids: string[]): Promise<InfraMachine[]> {

@@ -23,3 +23,8 @@ export function getInfraProvider(): InfraProvider {
   }
   return provider;
 }
+
+/** Test hook: the next call makes the provider again, from the configuration as it is then. */
+export function resetInfraProviderForTests(): void {
+  provider = undefined;
+}

@@ -18,6 +18,11 @@ function machineInput(overrides: Partial<CreateMachineInput> = {}): CreateMachin
   return { name: `web-${counter}`, region: 'fra1', size: 's-1vcpu-1gb', image: 'lamp', sshPublicKeys: [], reference: `srv_test${counter}`, ...overrides };
 }
 
+async function machine(sim: InfraSimulator, id: string) {
+  const [found] = await sim.getMachines([id]);
+  return found ?? null;
+}
+
 async function expectCode(promise: Promise<unknown>, code: string, message?: RegExp) {
   await expect(promise).rejects.toSatisfy((err: unknown) => err instanceof AppError && err.code === code && (!message || message.test(err.message)));
 }
@@ -39,10 +44,10 @@ describe('infrastructure simulator: machines', () => {
     expect(created).toMatchObject({ status: 'new', locked: true, publicIpv4: null, region: 'fra1', size: 's-1vcpu-1gb', image: 'lamp' });
 
     vi.setSystemTime(at(19));
-    expect(await sim.getMachine(created.id)).toMatchObject({ status: 'new', locked: true, publicIpv4: null });
+    expect(await machine(sim, created.id)).toMatchObject({ status: 'new', locked: true, publicIpv4: null });
 
     vi.setSystemTime(at(20));
-    const booted = await sim.getMachine(created.id);
+    const booted = await machine(sim, created.id);
     expect(booted).toMatchObject({ status: 'active', locked: false, publicIpv4: simulatedAddress(created.id) });
     expect(booted!.publicIpv4).toMatch(/^(203\.0\.113|198\.51\.100)\.([1-9]\d?|1\d\d|2[0-4]\d|25[0-4])$/);
   });
@@ -50,17 +55,30 @@ describe('infrastructure simulator: machines', () => {
   it('keeps its state in PostgreSQL: another instance (another process) sees the same machine', async () => {
     const created = await new InfraSimulator().createMachine(machineInput());
     vi.setSystemTime(at(30));
-    expect(await new InfraSimulator().getMachine(created.id)).toMatchObject({ id: created.id, status: 'active' });
+    expect(await machine(new InfraSimulator(), created.id)).toMatchObject({ id: created.id, status: 'active' });
   });
 
   it('returns the first machine for a retried creation with the same reference', async () => {
     const sim = new InfraSimulator();
-    const input = machineInput();
+    const input = machineInput({ reference: 'srv_retried' });
     const first = await sim.createMachine(input);
     const again = await sim.createMachine({ ...input, name: 'other' });
     expect(again.id).toBe(first.id);
-    expect(await sim.findMachineByReference(input.reference)).toMatchObject({ id: first.id, name: input.name });
-    expect(await sim.findMachineByReference('srv_nobody')).toBeNull();
+    expect((await sim.listMachines(input.reference)).map((m) => [m.id, m.name])).toEqual([[first.id, input.name]]);
+  });
+
+  it('lists the live machines whose reference starts with a prefix, with their reference', async () => {
+    const sim = new InfraSimulator();
+    const tag = `t${++counter}`;
+    const kept = await sim.createMachine(machineInput({ reference: `lst_${tag}_a` }));
+    const deleted = await sim.createMachine(machineInput({ reference: `lst_${tag}_b` }));
+    await sim.deleteMachine(deleted.id);
+    // `_` is matched as itself, not as any character.
+    await sim.createMachine(machineInput({ reference: `lstx${tag}_c` }));
+
+    const listed = await sim.listMachines(`lst_${tag}`);
+    expect(listed).toEqual([{ ...kept, reference: `lst_${tag}_a` }]);
+    expect(await sim.listMachines('nothing_')).toEqual([]);
   });
 
   it('refuses what its catalogue does not sell', async () => {
@@ -79,15 +97,15 @@ describe('infrastructure simulator: machines', () => {
     vi.setSystemTime(at(20));
     await expectCode(sim.performAction(id, 'power_on'), 'CONFLICT', /already powered on/);
     await sim.performAction(id, 'power_off');
-    expect(await sim.getMachine(id)).toMatchObject({ status: 'active', locked: true });
+    expect(await machine(sim, id)).toMatchObject({ status: 'active', locked: true });
     await expectCode(sim.performAction(id, 'power_cycle'), 'CONFLICT', /pending action/);
 
     vi.setSystemTime(at(25));
-    expect(await sim.getMachine(id)).toMatchObject({ status: 'off', locked: false, publicIpv4: simulatedAddress(id) });
+    expect(await machine(sim, id)).toMatchObject({ status: 'off', locked: false, publicIpv4: simulatedAddress(id) });
     await expectCode(sim.performAction(id, 'shutdown'), 'CONFLICT', /powered off/);
     await sim.performAction(id, 'power_on');
     vi.setSystemTime(at(30));
-    expect(await sim.getMachine(id)).toMatchObject({ status: 'active', locked: false });
+    expect(await machine(sim, id)).toMatchObject({ status: 'active', locked: false });
   });
 
   it('renames, deletes idempotently, and reports several machines in one call', async () => {
@@ -95,12 +113,12 @@ describe('infrastructure simulator: machines', () => {
     const a = await sim.createMachine(machineInput());
     const b = await sim.createMachine(machineInput());
     await sim.renameMachine(a.id, 'renamed');
-    expect((await sim.getMachine(a.id))!.name).toBe('renamed');
+    expect((await machine(sim, a.id))!.name).toBe('renamed');
 
     await sim.deleteMachine(b.id);
     await sim.deleteMachine(b.id);
     await sim.deleteMachine('sim_unknown');
-    expect(await sim.getMachine(b.id)).toBeNull();
+    expect(await machine(sim, b.id)).toBeNull();
     expect((await sim.getMachines([a.id, b.id, 'sim_unknown'])).map((m) => m.id)).toEqual([a.id]);
     expect(await sim.getMachines([])).toEqual([]);
     await expectCode(sim.renameMachine(b.id, 'x'), 'NOT_FOUND');
@@ -114,13 +132,14 @@ describe('infrastructure simulator: machines', () => {
     configure({ INFRA_SIM_FAIL: 'create,get,rename,delete,action,catalog' });
     await expectCode(sim.createMachine(machineInput()), 'UPSTREAM_ERROR');
     await expectCode(sim.getMachines([id]), 'UPSTREAM_ERROR');
+    await expectCode(sim.listMachines('srv_'), 'UPSTREAM_ERROR');
     await expectCode(sim.renameMachine(id, 'x'), 'UPSTREAM_ERROR');
     await expectCode(sim.deleteMachine(id), 'UPSTREAM_ERROR');
     await expectCode(sim.performAction(id, 'reboot'), 'UPSTREAM_ERROR');
     await expectCode(sim.listSizes(), 'UPSTREAM_ERROR');
 
     configure({ INFRA_SIM_FAIL: 'rename' });
-    expect(await sim.getMachine(id)).toMatchObject({ name: expect.stringMatching(/^web-/), status: 'active' });
+    expect(await machine(sim, id)).toMatchObject({ name: expect.stringMatching(/^web-/), status: 'active' });
     await expectCode(sim.renameMachine(id, 'x'), 'UPSTREAM_ERROR');
   });
 

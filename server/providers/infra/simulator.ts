@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { getDb } from '../../../db';
 import { infraSimMachines } from '../../../db/schema';
 import { newId } from '../../../db/schema/ids';
@@ -14,6 +14,7 @@ import type {
   InfraRegion,
   InfraSize,
   PowerAction,
+  ReferencedMachine,
 } from './types';
 
 type SimulatedOperation = (typeof INFRA_SIM_OPERATIONS)[number];
@@ -144,8 +145,8 @@ export class InfraSimulator implements InfraProvider {
     refuseUnsellable(input);
     const db = await getDb();
     const now = new Date();
-    // A retried creation with the same reference gets the machine the first attempt made, as the
-    // real provider's tag lookup would find it.
+    // References are unique here, so a second creation for one reference gets the machine the
+    // first one made rather than a constraint violation.
     await db
       .insert(infraSimMachines)
       .values({
@@ -166,19 +167,16 @@ export class InfraSimulator implements InfraProvider {
     return toMachine(row, new Date());
   }
 
-  async findMachineByReference(reference: string): Promise<InfraMachine | null> {
+  async listMachines(referencePrefix: string): Promise<ReferencedMachine[]> {
     failIfInjected('get');
     const db = await getDb();
-    const [row] = await db
+    const rows = await db
       .select()
       .from(infraSimMachines)
-      .where(and(eq(infraSimMachines.reference, reference), isNull(infraSimMachines.deletedAt)));
-    return row ? toMachine(row, new Date()) : null;
-  }
-
-  async getMachine(id: string): Promise<InfraMachine | null> {
-    const [machine] = await this.getMachines([id]);
-    return machine ?? null;
+      // Not LIKE: `_`, which every id prefix ends with, is a LIKE wildcard.
+      .where(and(sql`starts_with(${infraSimMachines.reference}, ${referencePrefix})`, isNull(infraSimMachines.deletedAt)));
+    const now = new Date();
+    return rows.map((row) => ({ ...toMachine(row, now), reference: row.reference }));
   }
 
   async getMachines(ids: string[]): Promise<InfraMachine[]> {

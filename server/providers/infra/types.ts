@@ -1,3 +1,7 @@
+import type { PowerAction } from '../../../db/schema/servers';
+
+export { POWER_ACTIONS, type PowerAction } from '../../../db/schema/servers';
+
 /**
  * The infrastructure provider: where servers actually run. The embedded default is a simulator
  * with the provider's real behaviour (provisioning takes time, addresses appear once a machine has
@@ -68,9 +72,6 @@ export interface InfraMachine {
   createdAt: string;
 }
 
-export const POWER_ACTIONS = ['power_on', 'power_off', 'shutdown', 'reboot', 'power_cycle'] as const;
-export type PowerAction = (typeof POWER_ACTIONS)[number];
-
 export interface CreateMachineInput {
   name: string;
   region: string;
@@ -78,7 +79,14 @@ export interface CreateMachineInput {
   image: string;
   /** OpenSSH public keys written to the machine at first boot. */
   sshPublicKeys: string[];
-  /** Ours, stored as a provider tag, so a retried creation can find the machine it made. */
+  /**
+   * Ours, stored as a provider tag: it says what the machine was made for, so a machine whose
+   * creation was never recorded on our side can still be found (`listMachines`) and deleted.
+   */
+  reference: string;
+}
+
+export interface ReferencedMachine extends InfraMachine {
   reference: string;
 }
 
@@ -90,10 +98,11 @@ export interface InfraProvider {
   listAppSizes(): Promise<InfraAppSize[]>;
   listAppRegions(): Promise<InfraRegion[]>;
   createMachine(input: CreateMachineInput): Promise<InfraMachine>;
-  /** The machine made for a reference, if any (to resume a creation interrupted by a crash). */
-  findMachineByReference(reference: string): Promise<InfraMachine | null>;
-  /** Null when the provider no longer knows the machine. */
-  getMachine(id: string): Promise<InfraMachine | null>;
+  /**
+   * Every live machine whose reference starts with the prefix, with its reference. A crash can
+   * leave a machine whose reference we never wrote down, so it is found by listing, not by lookup.
+   */
+  listMachines(referencePrefix: string): Promise<ReferencedMachine[]>;
   /** Several machines in one call (list reconciliation); unknown ids are left out. */
   getMachines(ids: string[]): Promise<InfraMachine[]>;
   renameMachine(id: string, name: string): Promise<void>;

@@ -3,7 +3,7 @@ import { getDb, type DbOrTx } from '../../../db';
 import { isUniqueViolation } from '../../../db/errors';
 import { ledgerCustomers, ledgerPaymentIntents, ledgerPaymentMethods, ledgerRefunds } from '../../../db/schema';
 import { newId } from '../../../db/schema/ids';
-import { AppError } from '../../platform/errors';
+import { AppError, invalidField } from '../../platform/errors';
 import { cardBehaviour, cardBrand, isExpired, normaliseCardNumber, passesLuhn } from './cards';
 import type {
   AttachCardInput,
@@ -42,11 +42,11 @@ export class LocalLedgerPayments implements PaymentsProvider {
 
   async attachCard(customerId: string, input: AttachCardInput): Promise<SavedCard> {
     if (input.kind !== 'card') {
-      throw new AppError('VALIDATION_ERROR', 'paymentMethodId: local payments take card details (cardNumber, expMonth, expYear, cvc)');
+      throw invalidField('paymentMethodId', 'local payments take card details (cardNumber, expMonth, expYear, cvc)');
     }
     const digits = normaliseCardNumber(input.cardNumber);
-    if (!passesLuhn(digits)) throw new AppError('VALIDATION_ERROR', 'cardNumber: Your card number is invalid');
-    if (isExpired(input.expMonth, input.expYear)) throw new AppError('VALIDATION_ERROR', 'expYear: Your card has expired');
+    if (!passesLuhn(digits)) throw invalidField('cardNumber', 'Your card number is invalid');
+    if (isExpired(input.expMonth, input.expYear)) throw invalidField('expYear', 'Your card has expired');
     const behaviour = cardBehaviour(digits);
     if (behaviour === 'decline' || behaviour === 'insufficient_funds') {
       const code = behaviour === 'decline' ? 'card_declined' : 'insufficient_funds';

@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import type { DbOrTx } from '../../../db';
-import { AppError } from '../../platform/errors';
+import { AppError, invalidField } from '../../platform/errors';
 import type {
   AttachCardInput,
   CardSetup,
@@ -61,11 +61,11 @@ export class StripePayments implements PaymentsProvider {
 
   async attachCard(customerId: string, input: AttachCardInput): Promise<SavedCard> {
     if (input.kind !== 'processor') {
-      throw new AppError('VALIDATION_ERROR', 'cardNumber: card details are never sent to this server in Stripe mode; use a SetupIntent');
+      throw invalidField('cardNumber', 'card details are never sent to this server in Stripe mode; use a SetupIntent');
     }
     try {
       const method = await this.#stripe.paymentMethods.retrieve(input.paymentMethodId);
-      if (!method.card) throw new AppError('VALIDATION_ERROR', 'paymentMethodId: only cards can be saved');
+      if (!method.card) throw invalidField('paymentMethodId', 'only cards can be saved');
       const owner = ownerOf(method);
       if (owner !== null && owner !== customerId) throw paymentMethodNotFound();
       // A SetupIntent confirmed in the browser has already attached the card to the customer.

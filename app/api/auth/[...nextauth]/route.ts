@@ -1,5 +1,5 @@
 import NextAuth from 'next-auth';
-import { getAuthOptions } from '@/server/platform/auth/nextAuthOptions';
+import { getAuthOptions } from '@/server/domains/accounts/nextAuth';
 
 export const runtime = 'nodejs';
 

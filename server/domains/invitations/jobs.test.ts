@@ -1,53 +1,20 @@
-import { randomBytes } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb } from '../../../db';
 import { passwordResetTokens } from '../../../db/schema';
 import { api, createProject, createUser } from '../../../test/helpers';
 import { backdateInvitation, invite, storedInvitation } from '../../../test/membersHelpers';
-import { JOBS } from './index';
-import { EXPIRE_INVITATION, expireInvitation } from '../../domains/invitations/jobs';
-import { expireStaleRecords } from './maintenance';
-import { startJobRunner, type JobDefinition } from './runner';
+import { JOBS } from '../../app';
+import { purgeSpentResetTokens } from '../accounts';
+import { EXPIRE_INVITATION, EXPIRE_STALE_INVITATIONS, expireInvitation, expireStaleInvitations } from './jobs';
 
-describe('job runner', () => {
-  it('runs a job queued before a restart once a working runner starts on the same database', async () => {
-    const queue = `test.durable-${randomBytes(4).toString('hex')}`;
-    const received: Array<Record<string, unknown>> = [];
-    let delivered!: () => void;
-    const done = new Promise<void>((resolve) => {
-      delivered = resolve;
-    });
-    const definitions: JobDefinition[] = [
-      {
-        name: queue,
-        handler: async (data) => {
-          received.push(data);
-          delivered();
-        },
-      },
-    ];
-
-    const enqueueOnly = await startJobRunner(definitions, { work: false });
-    const jobId = await enqueueOnly.send(queue, { marker: 'before-restart' });
-    expect(jobId).toBeTruthy();
-    await enqueueOnly.stop();
-    expect(received).toEqual([]);
-
-    const worker = await startJobRunner(definitions, { work: true });
-    try {
-      await Promise.race([
-        done,
-        new Promise((_, reject) => setTimeout(() => reject(new Error('the queued job did not run after the restart')), 15_000)),
-      ]);
-    } finally {
-      await worker.stop();
-    }
-    expect(received).toEqual([{ marker: 'before-restart' }]);
-  });
-
+describe('invitation jobs', () => {
   it('lists the invitation expiry job', () => {
     expect(JOBS.map((j) => j.name)).toContain(EXPIRE_INVITATION);
+  });
+
+  it('sweeps stale invitations every ten minutes', () => {
+    expect(JOBS.find((j) => j.name === EXPIRE_STALE_INVITATIONS)?.cron).toBe('*/10 * * * *');
   });
 });
 
@@ -87,10 +54,12 @@ describe('invitation expiry job', () => {
   });
 });
 
-describe('expireStaleRecords', () => {
+describe('stale record sweeps', () => {
+  const sweep = async () => ({ invitations: await expireStaleInvitations(), resetTokens: await purgeSpentResetTokens() });
+
   it('expires invitations past expiry and deletes used or expired reset tokens', async () => {
     // Earlier tests in this file leave stale records behind; sweep them so the counts below are this test's own.
-    await expireStaleRecords();
+    await sweep();
     const owner = await createUser();
     const { projectId } = await createProject(owner);
     const stale = (await invite(owner, projectId, 'stale@example.com', 'member')).data;
@@ -108,7 +77,7 @@ describe('expireStaleRecords', () => {
     await db.update(passwordResetTokens).set({ usedAt: new Date() }).where(eq(passwordResetTokens.id, usedToken!));
     await db.update(passwordResetTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(passwordResetTokens.id, expiredToken!));
 
-    const result = await expireStaleRecords();
+    const result = await sweep();
     expect(result).toMatchObject({ invitations: 1, resetTokens: 2 });
 
     expect((await storedInvitation(stale.id))?.status).toBe('EXPIRED');

@@ -1,8 +1,8 @@
 import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
-import { getConfig } from '../config';
-import { verifyCredentials } from '../../domains/accounts/service';
-import { SESSION_MAX_AGE_SECONDS, sessionCookieName } from './sessionCookie';
+import { getConfig } from '../../platform/config';
+import { verifyCredentials } from './service';
+import { SESSION_MAX_AGE_SECONDS, sessionCookieName } from '../../platform/auth/sessionCookie';
 
 /**
  * The panel signs in with email and password. Sessions are JWTs in an httpOnly SameSite=Lax

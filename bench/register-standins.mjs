@@ -1,0 +1,31 @@
+// Bench-only preload: `node --import ./bench/register-standins.mjs dist/server.js`.
+//
+// Only members and servers exist as domains so far, so the bench registers the other five project
+// `_count` counters against stand-in tables that bench/run.ts creates in the bench database, to
+// measure the project read with all seven counters, as it will run once every domain exists.
+// BENCH_STANDIN_COUNTERS (set by bench/run.ts) names them: JSON [{ counter, label, table }].
+//
+// It registers through dist/platform/counters.js, the compiled server's own registry module (an
+// entry of the build, see scripts/build-server.mjs): the same module instance dist/server.js
+// imports, so nothing of this file is part of the production server.
+import { isNull } from 'drizzle-orm';
+import { pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { registerResourceCounter } from '../dist/platform/counters.js';
+
+const standins = JSON.parse(process.env.BENCH_STANDIN_COUNTERS || '[]');
+for (const { counter, label, table } of standins) {
+  // The shape bench/run.ts creates: rows of a project, soft-deleted ones not counted.
+  const rows = pgTable(table, {
+    id: text('id').primaryKey(),
+    projectId: text('project_id').notNull(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  });
+  registerResourceCounter({
+    counter,
+    label,
+    blocksProjectDeletion: true,
+    table: rows,
+    projectIdColumn: rows.projectId,
+    live: isNull(rows.deletedAt),
+  });
+}

@@ -1,0 +1,12 @@
+import { defineDomain } from '../../platform/domain';
+import { accountJobs } from './jobs';
+import { accountsRouter } from './router';
+
+/** Sign-up, sign-in credentials, password resets and the signed-in user's own account. */
+export { purgeSpentResetTokens } from './jobs';
+
+export const accountsDomain = defineDomain({
+  name: 'accounts',
+  routers: { accounts: accountsRouter },
+  jobs: accountJobs,
+});

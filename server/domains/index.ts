@@ -1,0 +1,26 @@
+import { accountsDomain } from './accounts';
+import { apiKeysDomain } from './apiKeys';
+import { billingDomain } from './billing';
+import { catalogDomain } from './catalog';
+import { invitationsDomain } from './invitations';
+import { membersDomain } from './members';
+import { projectsDomain } from './projects';
+import { serversDomain } from './servers';
+import { sshKeysDomain } from './sshKeys';
+
+/**
+ * The domains of the platform. Everything that lists domains (the router tree, jobs, `_count`,
+ * events, the panel's areas, the authorization matrix) is derived from this one list: adding a
+ * domain is its folder plus one line here.
+ */
+export const DOMAINS = [
+  accountsDomain,
+  projectsDomain,
+  apiKeysDomain,
+  membersDomain,
+  invitationsDomain,
+  billingDomain,
+  sshKeysDomain,
+  serversDomain,
+  catalogDomain,
+] as const;

@@ -1,0 +1,24 @@
+import { isNull } from 'drizzle-orm';
+import { servers } from '../../../db/schema';
+import { defineDomain } from '../../platform/domain';
+import { serverJobs } from './jobs';
+import { serversRouter } from './router';
+
+export const serversDomain = defineDomain({
+  name: 'servers',
+  routers: { servers: serversRouter },
+  jobs: serverJobs,
+  counters: [
+    {
+      counter: 'servers',
+      label: 'server',
+      blocksProjectDeletion: true,
+      table: servers,
+      projectIdColumn: servers.projectId,
+      live: isNull(servers.terminatedAt),
+    },
+  ],
+  events: ['server.created', 'server.renamed', 'server.action_requested', 'server.deleted'],
+  scopes: ['servers'],
+  panel: [{ segment: 'servers', label: 'Servers', icon: 'server', section: 'resources', order: 10 }],
+});

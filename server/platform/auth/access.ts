@@ -1,0 +1,61 @@
+import type { RequestContext } from '../context';
+import { AppError } from '../errors';
+import type { Actor } from './actor';
+import { resolveProjectAccess, type ProjectAccess } from './projectAccess';
+import { ROLE_DESCRIPTION, roleAtLeast, type ProjectRole, type RequiredRole } from './roles';
+import { hasScopes, missingScopes, type Scope } from './scopes';
+
+/** Who may call an operation; procedures take it from `meta`, raw routes from their definition. */
+export interface AccessRules {
+  /** Scopes an API key must hold; R/W operations list both. */
+  scopes?: readonly Scope[];
+  /** The least project role the caller needs (project-scoped operations). */
+  role?: RequiredRole;
+  /** Only the panel's session may call it; API keys get 403. */
+  sessionOnly?: boolean;
+  /** Answer 404 rather than 403 when the caller may not see the project (SPEC: project get and delete). */
+  hideForbiddenAsNotFound?: boolean;
+}
+
+export type SignedInActor = Exclude<Actor, { kind: 'anonymous' } | { kind: 'invalid' }>;
+
+/** The signed-in caller, or the refusal that fits: no credential, a bad one, a cross-site write, a missing scope. */
+export function requireSignedIn(ctx: RequestContext, rules: AccessRules): SignedInActor {
+  const { actor } = ctx;
+  if (actor.kind === 'anonymous') throw new AppError('UNAUTHORIZED', 'Authentication required: send an API key or sign in');
+  if (actor.kind === 'invalid') throw new AppError('UNAUTHORIZED', actor.reason);
+  if (ctx.crossSiteWrite) {
+    throw new AppError('FORBIDDEN', 'Cookie-authenticated writes need a same-origin Origin header and a JSON body');
+  }
+  if (actor.kind === 'apiKey') {
+    if (rules.sessionOnly) throw new AppError('FORBIDDEN', 'This operation requires a signed-in session; API keys cannot call it');
+    const required = rules.scopes ?? [];
+    if (!hasScopes(actor.scopes, required)) {
+      throw new AppError('FORBIDDEN', `API key lacks the scope ${missingScopes(actor.scopes, required).join(', ')}`);
+    }
+  }
+  return actor;
+}
+
+export interface ProjectGrant {
+  project: ProjectAccess['project'];
+  role: ProjectRole;
+}
+
+/**
+ * Resolves `{projectId}` (id or slug), then checks that an API key belongs to that project, that
+ * the caller is a member and that their role reaches the required one.
+ */
+export async function requireProjectRole(actor: SignedInActor, projectRef: string, rules: AccessRules): Promise<ProjectGrant> {
+  const denied = (message: string) =>
+    rules.hideForbiddenAsNotFound ? new AppError('NOT_FOUND', 'Project not found') : new AppError('FORBIDDEN', message);
+  const access = await resolveProjectAccess(actor.userId, projectRef);
+  if (!access) throw new AppError('NOT_FOUND', 'Project not found');
+  if (actor.kind === 'apiKey' && access.project.id !== actor.projectId) {
+    throw denied('This API key belongs to another project');
+  }
+  if (!access.role) throw denied('You are not a member of this project');
+  const required = rules.role ?? 'viewer';
+  if (!roleAtLeast(access.role, required)) throw denied(`This operation needs ${ROLE_DESCRIPTION[required]}`);
+  return { project: access.project, role: access.role };
+}

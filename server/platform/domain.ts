@@ -1,0 +1,43 @@
+import type { AnyRouter } from '@trpc/server';
+import type { ScopeResource } from './auth/scopes';
+import type { ResourceCounter } from './counters';
+import type { JobDefinition } from './jobs/runner';
+import type { RawRoute } from './rest/rawRoutes';
+
+/** Where a domain shows in the project's sidebar. */
+export interface PanelArea {
+  /** Path segment under /projects/[projectId]; '' is the overview. */
+  segment: string;
+  label: string;
+  /** A name of the panel's icon set (`components/ui/Icon.tsx`). */
+  icon: string;
+  section: 'project' | 'resources';
+  /** Position within its section, lowest first. */
+  order: number;
+}
+
+/**
+ * Everything the platform needs to know about one domain. `server/app.ts` builds the router tree,
+ * the job list, the `_count` registry, the event catalogue and the panel's areas from these and
+ * nothing else, so a domain that is not listed in `server/domains/index.ts` does not exist.
+ */
+export interface DomainManifest<TRouters extends Record<string, AnyRouter> = Record<string, AnyRouter>> {
+  name: string;
+  /** Merged into the app router under these keys (procedure paths start with them). */
+  routers: TRouters;
+  jobs?: readonly JobDefinition[];
+  /** The `_count` counters of a project this domain's rows feed. */
+  counters?: readonly ResourceCounter[];
+  /** Event types the domain records with `emit`; webhooks and notifications subscribe to these. */
+  events?: readonly string[];
+  /** Scope resources its operations require (all of them belong to the scope catalogue). */
+  scopes?: readonly ScopeResource[];
+  panel?: readonly PanelArea[];
+  /** `/v1` routes that are not procedures: raw bodies, redirects, streams. */
+  rawRoutes?: readonly RawRoute[];
+}
+
+/** Keeps the manifest's router types, so the app router stays fully typed. */
+export function defineDomain<TRouters extends Record<string, AnyRouter>>(manifest: DomainManifest<TRouters>): DomainManifest<TRouters> {
+  return manifest;
+}
