@@ -13,7 +13,7 @@ const COMMON = ['server', 'db', 'tsconfig.json', 'package.json', 'package-lock.j
 export const NEXT_BUILD = {
   name: 'Next build',
   output: path.join(ROOT, '.next', 'BUILD_ID'),
-  sources: ['app', 'components', 'public', 'next.config.ts', ...COMMON],
+  sources: ['app', 'components', 'public', 'next.config.mjs', ...COMMON],
 };
 
 /** The compiled server and worker (dist/, see build-server.mjs) and what they are built from. */

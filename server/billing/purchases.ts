@@ -383,11 +383,3 @@ export async function previewPurchase(projectId: string, monthly: number, now = 
   return previewCreation(monthly, await chargeContextFor(db, projectId, payer.defaultCard, now));
 }
 
-/** What moving a resource's subscription item to `monthly` would charge or credit now. */
-export async function previewItemTierChange(projectId: string, billingItemId: string, monthly: number, now = new Date()): Promise<TierChangePreview> {
-  const db = await getDb();
-  const [item] = await db.select().from(billingItems).where(and(eq(billingItems.id, billingItemId), eq(billingItems.projectId, projectId)));
-  if (!item || item.endedAt) throw new AppError('NOT_FOUND', 'Subscription item not found');
-  const payer = await loadPayer(db, projectId);
-  return previewTierChange(item.monthly, monthly, await chargeContextFor(db, projectId, payer.defaultCard, now));
-}

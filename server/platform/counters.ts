@@ -35,10 +35,14 @@ export interface ResourceCounter {
 const counters = new Map<ProjectCounter, ResourceCounter>();
 let preparedFor = new WeakMap<Db, ReturnType<typeof buildSingleProjectCount>>();
 
-/** Each resource domain registers its counter here when it is built; unregistered counters read 0. */
+/** `server/app.ts` registers the counters of the domain manifests; unregistered counters read 0. */
 export function registerResourceCounter(counter: ResourceCounter): void {
   counters.set(counter.counter, counter);
   preparedFor = new WeakMap();
+}
+
+export function registeredCounters(): ProjectCounter[] {
+  return [...counters.keys()];
 }
 
 export function emptyCounts(): ProjectCounts {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { COMPLETE_RESTORE, CREATE_ACCOUNT, RESTORE_ACCOUNT } from './docs';
 import { accountNameInput, changePasswordInput, completeResetInput, restoreInput, signUpInput } from './schema';
 import * as accounts from './service';
 import { authedProcedure, publicProcedure, router } from '../../platform/trpc';
@@ -9,7 +10,7 @@ const userSchema = z.object({ id: z.string(), email: z.string(), name: z.string(
 export const accountsRouter = router({
   create: publicProcedure
     .meta({
-      openapi: { method: 'POST', path: '/accounts', tags: TAGS, summary: 'Create an account', description: 'Public. A payment-processor customer is created and linked in the same transaction; no card is collected. 409 CONFLICT when the email is taken.', protect: false },
+      openapi: { method: 'POST', path: '/accounts', tags: TAGS, summary: 'Create an account', description: CREATE_ACCOUNT, protect: false },
       successStatus: 201,
     })
     .input(signUpInput)
@@ -18,7 +19,7 @@ export const accountsRouter = router({
 
   restore: publicProcedure
     .meta({
-      openapi: { method: 'POST', path: '/accounts/restore', tags: TAGS, summary: 'Request a password reset', description: 'Public. Always answers data: null whether or not the email has an account; emails a single-use link. 5 attempts per client address per 10 minutes, then 429 RATE_LIMITED with Retry-After.', protect: false },
+      openapi: { method: 'POST', path: '/accounts/restore', tags: TAGS, summary: 'Request a password reset', description: RESTORE_ACCOUNT, protect: false },
     })
     .input(restoreInput)
     .output(z.null())
@@ -29,7 +30,7 @@ export const accountsRouter = router({
 
   completeRestore: publicProcedure
     .meta({
-      openapi: { method: 'POST', path: '/accounts/restore/complete', tags: TAGS, summary: 'Choose a new password with a reset token', description: 'Public. The token from the reset email works once and expires; every existing session of the account ends.', protect: false },
+      openapi: { method: 'POST', path: '/accounts/restore/complete', tags: TAGS, summary: 'Choose a new password with a reset token', description: COMPLETE_RESTORE, protect: false },
     })
     .input(completeResetInput)
     .output(z.null())

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CREATE_API_KEY, LIST_API_KEYS, REVOKE_API_KEY } from './docs';
 import { apiKeySchema, createApiKeyInput, createdApiKeySchema } from './schema';
 import * as apiKeys from './service';
 import { pathParam, projectProcedure, router } from '../../platform/trpc';
@@ -9,7 +10,7 @@ const projectRef = { projectId: pathParam('projectId').describe('Project id or s
 export const apiKeysRouter = router({
   list: projectProcedure
     .meta({
-      openapi: { method: 'GET', path: '/projects/{projectId}/api-keys', tags: TAGS, summary: 'List API keys', description: 'Session only; owner or admin. Revoked keys are omitted.' },
+      openapi: { method: 'GET', path: '/projects/{projectId}/api-keys', tags: TAGS, summary: 'List API keys', description: LIST_API_KEYS },
       sessionOnly: true,
       role: 'admin',
     })
@@ -19,7 +20,7 @@ export const apiKeysRouter = router({
 
   create: projectProcedure
     .meta({
-      openapi: { method: 'POST', path: '/projects/{projectId}/api-keys', tags: TAGS, summary: 'Create an API key', description: 'Session only; owner or admin. The response carries the full key once. A key reaches only this project, holds the listed scopes and acts with its creator\'s current role.' },
+      openapi: { method: 'POST', path: '/projects/{projectId}/api-keys', tags: TAGS, summary: 'Create an API key', description: CREATE_API_KEY },
       sessionOnly: true,
       role: 'admin',
       successStatus: 201,
@@ -38,7 +39,7 @@ export const apiKeysRouter = router({
 
   revoke: projectProcedure
     .meta({
-      openapi: { method: 'DELETE', path: '/projects/{projectId}/api-keys/{keyId}', tags: TAGS, summary: 'Revoke an API key', description: 'Session only; owner or admin. Takes effect immediately.' },
+      openapi: { method: 'DELETE', path: '/projects/{projectId}/api-keys/{keyId}', tags: TAGS, summary: 'Revoke an API key', description: REVOKE_API_KEY },
       sessionOnly: true,
       role: 'admin',
       successStatus: 204,

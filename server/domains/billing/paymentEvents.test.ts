@@ -7,7 +7,9 @@ import { events } from '../../../db/schema';
 import { createProject, createUser } from '../../../test/helpers';
 import { resetConfigForTests } from '../../platform/config';
 import { AppError } from '../../platform/errors';
+import { restApi } from '../../app';
 import { recordPaymentEvent } from './paymentEvents';
+import { PAYMENT_WEBHOOK_PATH } from './paymentWebhook';
 
 const WEBHOOK_SECRET = 'whsec_route_test_secret';
 const STRIPE_ENV = {
@@ -133,6 +135,28 @@ describe('POST /api/webhooks/payments', () => {
   });
 });
 
+describe('POST /v1/webhooks/payments', () => {
+  const deliverV1 = async (body: string, header?: string) => {
+    const old = delivery(body, header);
+    return answer(await restApi.handleFetch(new Request(`http://localhost:3000/v1${PAYMENT_WEBHOOK_PATH}`, { method: 'POST', headers: old.headers, body })));
+  };
+
+  it('is the same route: signed deliveries recorded once across both addresses, bad signatures refused', async () => {
+    const event = invoicePaid(eventId(), projectId);
+    const body = JSON.stringify(event);
+    expect(await deliverV1(body)).toEqual({ status: 200, body: { success: true, data: { received: true } } });
+    expect(await answer(await POST(delivery(body)))).toEqual({ status: 200, body: { success: true, data: { received: true } } });
+    expect(await eventsOfObject(event.data.object.id)).toHaveLength(1);
+    expect(await deliverV1(body, 'nonsense')).toMatchObject({ status: 400, body: { error: { code: 'BAD_REQUEST' } } });
+  });
+
+  it('answers 405 with Allow to other methods', async () => {
+    const res = await restApi.handleFetch(new Request(`http://localhost:3000/v1${PAYMENT_WEBHOOK_PATH}`));
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
+  });
+});
+
 describe('recordPaymentEvent', () => {
   it('ignores types it does not record, and refuses what is not an event', async () => {
     expect(await recordPaymentEvent({ id: eventId(), type: 'payment_intent.created', data: { object: { id: 'pi_1' } } })).toEqual({ status: 'ignored' });
@@ -142,7 +166,7 @@ describe('recordPaymentEvent', () => {
     });
   });
 
-  describe('with the processed_webhook_events table', () => {
+  describe('with the processed_payment_events table', () => {
     it('records invoice.paid with the project from metadata and only the id, amount and currency', async () => {
       const event = invoicePaid(eventId(), projectId);
       const result = await recordPaymentEvent(event);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { validationError } from '../../platform/errors';
 import { getPaymentsProvider } from '../../providers/payments';
 import type { AttachCardInput } from '../../providers/payments/types';
+import { ADD_PAYMENT_METHOD, BILLER_ONLY, BILLING_OVERVIEW, CREATE_CARD_SETUP, PAY_INVOICE, REMOVE_PAYMENT_METHOD, TRANSFER_BILLER } from './docs';
 import { billingOverviewSchema, cardSchema, invoiceSchema, invoiceWithLinesSchema, localCardInput, processorCardInput } from './schema';
 import * as billing from './service';
 import { pathParam, projectProcedure, router } from '../../platform/trpc';
@@ -36,7 +37,7 @@ function cardInputFor(input: z.infer<typeof addCardInput>): AttachCardInput {
 export const billingRouter = router({
   overview: projectProcedure
     .meta({
-      openapi: { method: 'GET', path: '/projects/{projectId}/billing', tags: TAGS, summary: 'Billing overview', description: 'Who holds billing, the default card, credit balance, blocked state and what was charged this month. Owner or admin.' },
+      openapi: { method: 'GET', path: '/projects/{projectId}/billing', tags: TAGS, summary: 'Billing overview', description: BILLING_OVERVIEW },
       scopes: [...READ],
       role: 'admin',
     })
@@ -56,14 +57,7 @@ export const billingRouter = router({
 
   addPaymentMethod: projectProcedure
     .meta({
-      openapi: {
-        method: 'POST',
-        path: '/projects/{projectId}/billing/payment-methods',
-        tags: TAGS,
-        summary: 'Save a card',
-        description:
-          'Only the member who holds billing. Local mode takes { cardNumber, expMonth, expYear, cvc, country? } (test cards: 4242 4242 4242 4242 works; 4000 0000 0000 0002 and 4000 0000 0000 9995 are declined with 402 CARD_DECLINED; 4000 0000 0000 0341 saves but declines when charged). Processor mode takes { paymentMethodId } from the card form. The first card becomes the default.',
-      },
+      openapi: { method: 'POST', path: '/projects/{projectId}/billing/payment-methods', tags: TAGS, summary: 'Save a card', description: ADD_PAYMENT_METHOD },
       scopes: [...WRITE],
       role: 'admin',
       successStatus: 201,
@@ -74,7 +68,7 @@ export const billingRouter = router({
 
   createCardSetup: projectProcedure
     .meta({
-      openapi: { method: 'POST', path: '/projects/{projectId}/billing/payment-methods/setup', tags: TAGS, summary: 'Start saving a card (processor mode)', description: "Returns the SetupIntent client secret for the processor's card form. 400 in local mode. Only the member who holds billing." },
+      openapi: { method: 'POST', path: '/projects/{projectId}/billing/payment-methods/setup', tags: TAGS, summary: 'Start saving a card (processor mode)', description: CREATE_CARD_SETUP },
       scopes: [...WRITE],
       role: 'admin',
     })
@@ -84,7 +78,7 @@ export const billingRouter = router({
 
   setDefaultPaymentMethod: projectProcedure
     .meta({
-      openapi: { method: 'POST', path: '/projects/{projectId}/billing/payment-methods/{paymentMethodId}/default', tags: TAGS, summary: 'Make a card the default', description: 'Only the member who holds billing.' },
+      openapi: { method: 'POST', path: '/projects/{projectId}/billing/payment-methods/{paymentMethodId}/default', tags: TAGS, summary: 'Make a card the default', description: BILLER_ONLY },
       scopes: [...WRITE],
       role: 'admin',
     })
@@ -94,7 +88,7 @@ export const billingRouter = router({
 
   removePaymentMethod: projectProcedure
     .meta({
-      openapi: { method: 'DELETE', path: '/projects/{projectId}/billing/payment-methods/{paymentMethodId}', tags: TAGS, summary: 'Remove a card', description: 'Only the member who holds billing. The default card can only be removed when it is the last one (409 CONFLICT otherwise).' },
+      openapi: { method: 'DELETE', path: '/projects/{projectId}/billing/payment-methods/{paymentMethodId}', tags: TAGS, summary: 'Remove a card', description: REMOVE_PAYMENT_METHOD },
       scopes: [...WRITE],
       role: 'admin',
       successStatus: 204,
@@ -127,7 +121,7 @@ export const billingRouter = router({
 
   payInvoice: projectProcedure
     .meta({
-      openapi: { method: 'POST', path: '/projects/{projectId}/billing/invoices/{invoiceId}/pay', tags: TAGS, summary: 'Pay a failed invoice', description: "Charges the biller's current default card again; paying the last unpaid invoice unblocks the project. 402 CARD_DECLINED when it fails again, 409 when already paid." },
+      openapi: { method: 'POST', path: '/projects/{projectId}/billing/invoices/{invoiceId}/pay', tags: TAGS, summary: 'Pay a failed invoice', description: PAY_INVOICE },
       scopes: [...WRITE],
       role: 'admin',
     })
@@ -137,7 +131,7 @@ export const billingRouter = router({
 
   transferBiller: projectProcedure
     .meta({
-      openapi: { method: 'POST', path: '/projects/{projectId}/billing/biller', tags: TAGS, summary: 'Hand billing to another member', description: "Owner only. The new biller must be an owner or admin (409 otherwise); their default card pays from then on." },
+      openapi: { method: 'POST', path: '/projects/{projectId}/billing/biller', tags: TAGS, summary: 'Hand billing to another member', description: TRANSFER_BILLER },
       scopes: [...WRITE],
       role: 'owner',
     })

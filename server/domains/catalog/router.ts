@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Scope } from '../../platform/auth/scopes';
 import type { ProcedureMeta } from '../../platform/trpc';
+import { APP_REGIONS, APP_SIZES, catalogDescription, ONE_CLICKS, SERVER_REGIONS, SERVER_SIZES } from './docs';
 import { appRegionSchema, appSizeSchema, oneClickSchema, serverRegionSchema, serverSizeSchema } from './schema';
 import { INFRA_PROVIDER_NAME } from '../../../db/schema/servers';
 import * as catalog from './service';
@@ -9,8 +10,6 @@ import { authedProcedure, publicProcedure, router } from '../../platform/trpc';
 const TAGS = ['Catalogue'];
 const SERVERS: Scope[] = ['servers:read'];
 const APPS: Scope[] = ['apps:read'];
-const CACHING = `Identical for every caller and cached for ${catalog.CATALOG_TTL_SECONDS / 60} minutes (\`Cache-Control: ${catalog.CATALOG_CACHE_CONTROL}\`).`;
-const servedTwice = (path: string) => `The same list is served at \`/catalog/${path}\` and \`/${INFRA_PROVIDER_NAME}/${path}\`.`;
 
 type Family = 'catalog' | typeof INFRA_PROVIDER_NAME;
 
@@ -21,7 +20,7 @@ function catalogMeta(family: Family, path: string, summary: string, description:
       path: `/${family}/${path}`,
       tags: TAGS,
       summary,
-      description: `${description} ${CACHING} ${servedTwice(path)}${isPublic ? ' Public: no credential needed.' : ''}`,
+      description: catalogDescription(description, path, isPublic),
       ...(isPublic ? { protect: false } : {}),
     },
     ...(isPublic ? {} : { scopes }),
@@ -29,25 +28,19 @@ function catalogMeta(family: Family, path: string, summary: string, description:
   };
 }
 
-const SIZES = 'Server sizes with monthly and hourly prices in minor units, vCPUs, memory, disk, included transfer and the regions where each is sold; cheapest first.';
-const REGIONS = 'Server regions with their country, availability and the sizes sold there.';
-const ONE_CLICKS = 'One-click applications a server can be built from, with the disk each needs.';
-const APP_SIZES = 'App instance sizes with monthly and hourly prices in minor units; cheapest first.';
-const APP_REGIONS = 'Regions where apps can be deployed.';
-
 const empty = z.object({});
 
 /** Both path families of the specification, served by the same service calls. */
 function familyRouter(family: Family) {
   return router({
     serverSizes: (family === INFRA_PROVIDER_NAME ? publicProcedure : authedProcedure)
-      .meta(catalogMeta(family, 'servers/sizes', 'Server sizes', SIZES, SERVERS, family === INFRA_PROVIDER_NAME))
+      .meta(catalogMeta(family, 'servers/sizes', 'Server sizes', SERVER_SIZES, SERVERS, family === INFRA_PROVIDER_NAME))
       .input(empty)
       .output(z.array(serverSizeSchema))
       .query(() => catalog.listServerSizes()),
 
     serverRegions: authedProcedure
-      .meta(catalogMeta(family, 'servers/regions', 'Server regions', REGIONS, SERVERS))
+      .meta(catalogMeta(family, 'servers/regions', 'Server regions', SERVER_REGIONS, SERVERS))
       .input(empty)
       .output(z.array(serverRegionSchema))
       .query(() => catalog.listServerRegions()),

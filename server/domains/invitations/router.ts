@@ -1,5 +1,14 @@
 import { z } from 'zod';
 import {
+  ACCEPT_INVITATION,
+  CREATE_INVITATION,
+  GET_PUBLIC_INVITATION,
+  LIST_MY_INVITATIONS,
+  LIST_PROJECT_INVITATIONS,
+  REJECT_INVITATION,
+  REVOKE_INVITATION,
+} from './docs';
+import {
   acceptedInvitationSchema,
   createInvitationInput,
   invitationSchema,
@@ -12,8 +21,6 @@ import { authedProcedure, pathParam, projectProcedure, publicProcedure, router }
 const TAGS = ['Invitations'];
 const projectRef = { projectId: pathParam('projectId').describe('Project id or slug') };
 const invitationRef = { invitationId: pathParam('invitationId') };
-const SESSION_ONLY_REASON =
-  'Session only: an API key reaches one project, so it cannot act on invitations to other projects of its creator.';
 
 export const invitationsRouter = router({
   create: projectProcedure
@@ -23,11 +30,7 @@ export const invitationsRouter = router({
         path: '/projects/{projectId}/invitations',
         tags: TAGS,
         summary: 'Invite someone to the project',
-        description: [
-          'Owner or admin. Emails a link to the accept-or-reject page; the invitation expires after the configured time (7 days by default).',
-          'The owner role cannot be given by invitation.',
-          '409 CONFLICT when the address already belongs to a member or a pending invitation for it exists.',
-        ].join(' '),
+        description: CREATE_INVITATION,
       },
       scopes: ['members:read', 'members:write'],
       role: 'admin',
@@ -46,7 +49,7 @@ export const invitationsRouter = router({
         path: '/projects/{projectId}/invitations',
         tags: TAGS,
         summary: "List the project's pending invitations",
-        description: 'Owner or admin. Pending invitations that have not expired, newest first.',
+        description: LIST_PROJECT_INVITATIONS,
       },
       scopes: ['members:read'],
       role: 'admin',
@@ -62,7 +65,7 @@ export const invitationsRouter = router({
         path: '/projects/{projectId}/invitations/{invitationId}',
         tags: TAGS,
         summary: 'Revoke an invitation',
-        description: 'Owner or admin. The link stops working at once. 404 when no pending invitation with this id exists in the project.',
+        description: REVOKE_INVITATION,
       },
       scopes: ['members:read', 'members:write'],
       role: 'admin',
@@ -81,7 +84,7 @@ export const invitationsRouter = router({
         path: '/invitations',
         tags: TAGS,
         summary: 'Invitations sent to me',
-        description: `Pending, unexpired invitations addressed to the signed-in account's email (case-insensitive), newest first. ${SESSION_ONLY_REASON}`,
+        description: LIST_MY_INVITATIONS,
       },
       sessionOnly: true,
     })
@@ -96,7 +99,7 @@ export const invitationsRouter = router({
         path: '/invitations/{invitationId}',
         tags: TAGS,
         summary: 'Invitation details for the accept-or-reject page',
-        description: 'Public. The invited address is masked. status reads EXPIRED once expiresAt has passed. 404 when unknown.',
+        description: GET_PUBLIC_INVITATION,
         protect: false,
       },
     })
@@ -111,12 +114,7 @@ export const invitationsRouter = router({
         path: '/invitations/{invitationId}/accept',
         tags: TAGS,
         summary: 'Accept an invitation',
-        description: [
-          'Joins the project with the invited role.',
-          '403 FORBIDDEN when the invitation was sent to another email address than the account\'s;',
-          '409 CONFLICT when it has expired or was already accepted, rejected or revoked, or when you are already a member.',
-          SESSION_ONLY_REASON,
-        ].join(' '),
+        description: ACCEPT_INVITATION,
       },
       sessionOnly: true,
     })
@@ -131,11 +129,7 @@ export const invitationsRouter = router({
         path: '/invitations/{invitationId}/reject',
         tags: TAGS,
         summary: 'Reject an invitation',
-        description: [
-          "403 FORBIDDEN when the invitation was sent to another email address than the account's;",
-          '409 CONFLICT when it has expired or was already answered or revoked.',
-          SESSION_ONLY_REASON,
-        ].join(' '),
+        description: REJECT_INVITATION,
       },
       sessionOnly: true,
     })

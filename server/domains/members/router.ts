@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIST_MEMBERS, REMOVE_MEMBER, UPDATE_MEMBER_ROLE } from './docs';
 import { memberSchema, updateMemberRoleInput } from './schema';
 import * as members from './service';
 import { pathParam, projectProcedure, router } from '../../platform/trpc';
@@ -15,7 +16,7 @@ export const membersRouter = router({
         path: '/projects/{projectId}/members',
         tags: TAGS,
         summary: 'List members',
-        description: 'Every member with their role; owners first, then in the order they joined. isBiller marks the member whose card pays for the project.',
+        description: LIST_MEMBERS,
       },
       scopes: ['members:read'],
       role: 'viewer',
@@ -31,7 +32,7 @@ export const membersRouter = router({
         path: '/projects/{projectId}/members/{userId}',
         tags: TAGS,
         summary: "Change a member's role",
-        description: "Owner or admin. Only an owner may grant the owner role or change an owner's role (403 FORBIDDEN). The last owner cannot be demoted (409 CONFLICT). 404 when the user is not a member.",
+        description: UPDATE_MEMBER_ROLE,
       },
       scopes: ['members:read', 'members:write'],
       role: 'admin',
@@ -49,12 +50,7 @@ export const membersRouter = router({
         path: '/projects/{projectId}/members/{userId}',
         tags: TAGS,
         summary: 'Remove a member or leave',
-        description: [
-          'With your own user id this is leaving the project, open to every role.',
-          'Removing someone else needs the owner or admin role, and only an owner may remove an owner (403 FORBIDDEN).',
-          'The last owner cannot leave or be removed, nor can the member who holds billing until billing is transferred (409 CONFLICT).',
-          'The API keys the member created for the project are revoked at once (401 from then on).',
-        ].join(' '),
+        description: REMOVE_MEMBER,
       },
       scopes: ['members:read', 'members:write'],
       role: 'viewer',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CREATE_PROJECT, DELETE_PROJECT, GET_PROJECT, LIST_PROJECTS, PROJECT_STATS, SET_BILLING_EMAIL } from './docs';
 import { billingEmailInput, createProjectInput, projectSchema, renameProjectInput, resourceHistoryEntrySchema } from './schema';
 import * as projects from './service';
 import { authedProcedure, pathParam, projectProcedure, router } from '../../platform/trpc';
@@ -9,7 +10,7 @@ const TAGS = ['Projects'];
 export const projectsRouter = router({
   list: authedProcedure
     .meta({
-      openapi: { method: 'GET', path: '/projects', tags: TAGS, summary: 'List projects', description: 'Projects the caller is a member of, newest first. An API key sees only its own project.' },
+      openapi: { method: 'GET', path: '/projects', tags: TAGS, summary: 'List projects', description: LIST_PROJECTS },
       scopes: ['projects:read'],
     })
     .input(z.object({}))
@@ -20,7 +21,7 @@ export const projectsRouter = router({
 
   create: authedProcedure
     .meta({
-      openapi: { method: 'POST', path: '/projects/create', tags: TAGS, summary: 'Create a project', description: 'Names are unique per creating user, case-insensitive (409 CONFLICT). The caller becomes its owner and biller.' },
+      openapi: { method: 'POST', path: '/projects/create', tags: TAGS, summary: 'Create a project', description: CREATE_PROJECT },
       scopes: ['projects:write'],
     })
     .input(createProjectInput)
@@ -29,7 +30,7 @@ export const projectsRouter = router({
 
   get: projectProcedure
     .meta({
-      openapi: { method: 'GET', path: '/projects/{projectId}', tags: TAGS, summary: 'Get a project', description: '404 when the project does not exist or the caller is not a member.' },
+      openapi: { method: 'GET', path: '/projects/{projectId}', tags: TAGS, summary: 'Get a project', description: GET_PROJECT },
       scopes: ['projects:read'],
       role: 'viewer',
       hideForbiddenAsNotFound: true,
@@ -50,7 +51,7 @@ export const projectsRouter = router({
 
   delete: projectProcedure
     .meta({
-      openapi: { method: 'DELETE', path: '/projects/{projectId}', tags: TAGS, summary: 'Delete a project', description: 'Immediate and irreversible. 409 CONFLICT listing what is left while resources remain; 404 when absent or the caller is not its owner.' },
+      openapi: { method: 'DELETE', path: '/projects/{projectId}', tags: TAGS, summary: 'Delete a project', description: DELETE_PROJECT },
       scopes: ['projects:read', 'projects:write'],
       role: 'owner',
       hideForbiddenAsNotFound: true,
@@ -64,7 +65,7 @@ export const projectsRouter = router({
 
   setBillingEmail: projectProcedure
     .meta({
-      openapi: { method: 'PATCH', path: '/projects/{projectId}/billing-email', tags: TAGS, summary: 'Set the billing email', description: 'null clears it; invoices then go to the account email of the member who holds billing.' },
+      openapi: { method: 'PATCH', path: '/projects/{projectId}/billing-email', tags: TAGS, summary: 'Set the billing email', description: SET_BILLING_EMAIL },
       scopes: ['projects:read', 'projects:write'],
       role: 'admin',
     })
@@ -74,7 +75,7 @@ export const projectsRouter = router({
 
   stats: projectProcedure
     .meta({
-      openapi: { method: 'GET', path: '/projects/{projectId}/stats', tags: TAGS, summary: 'Charge history', description: 'resourceHistory: the last five closed UTC months and the month in progress (inProgress: true, a running total), oldest first, amounts in minor units.' },
+      openapi: { method: 'GET', path: '/projects/{projectId}/stats', tags: TAGS, summary: 'Charge history', description: PROJECT_STATS },
       scopes: ['projects:read'],
       role: 'viewer',
     })

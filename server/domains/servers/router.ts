@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Scope } from '../../platform/auth/scopes';
 import { previewSchema } from '../billing';
+import { CREATE_SERVER, DELETE_SERVER, GET_SERVER, LIST_SERVERS, PREVIEW_SERVER, RENAME_SERVER, SERVER_ACTION } from './docs';
 import { createServerInput, renameServerInput, serverActionInput, serverPreviewQuery, serverSchema, serverWithKeysSchema } from './schema';
 import * as servers from './service';
 import { pathParam, projectProcedure, router } from '../../platform/trpc';
@@ -10,7 +11,6 @@ const READ: Scope[] = ['servers:read'];
 const WRITE: Scope[] = ['servers:read', 'servers:write'];
 const projectRef = { projectId: pathParam('projectId').describe('Project id or slug') };
 const serverRef = { ...projectRef, serverId: pathParam('serverId') };
-const UPSTREAM = '502 UPSTREAM_ERROR when the infrastructure provider fails.';
 
 // The static /servers/preview is declared before /servers/{serverId}, which would otherwise swallow it.
 export const serversRouter = router({
@@ -21,7 +21,7 @@ export const serversRouter = router({
         path: '/projects/{projectId}/servers',
         tags: TAGS,
         summary: 'List servers',
-        description: 'Live servers, newest first; deleted ones are omitted. PROVISIONING servers are reconciled with the provider on read: one whose machine has finished starting (or has applied its power action) turns RUNNING or OFF and gets its address.',
+        description: LIST_SERVERS,
       },
       scopes: READ,
       role: 'viewer',
@@ -37,7 +37,7 @@ export const serversRouter = router({
         path: '/projects/{projectId}/servers',
         tags: TAGS,
         summary: 'Create a server',
-        description: `Creates a LAMP server of size \`slug\` in \`region\` (both from the catalogue; the size must be sold in the region and have the disk the LAMP image needs, else 422), trusting the SSH keys \`sshKeyIds\` (unknown ids are 422). The name must be free among the project's live servers (409, checked before any charge). Charges the project's saved card the prorated monthly price, exactly the preview's amount: 402 ORG_PAYMENT_METHOD_REQUIRED / BILLER_PAYMENT_METHOD_REQUIRED without a usable card, 402 CARD_DECLINED, 402 PROJECT_BLOCKED. Transactional: a failure at any step leaves no server and no charge. The server starts PROVISIONING. ${UPSTREAM}`,
+        description: CREATE_SERVER,
       },
       scopes: WRITE,
       role: 'member',
@@ -62,7 +62,7 @@ export const serversRouter = router({
         path: '/projects/{projectId}/servers/preview',
         tags: TAGS,
         summary: 'Preview the charge of a server',
-        description: 'What creating a server of size `slug` would charge now (prorated to the end of the month) and monthly after. 404 NOT_FOUND for a size the catalogue does not have.',
+        description: PREVIEW_SERVER,
       },
       scopes: READ,
       role: 'viewer',
@@ -73,7 +73,7 @@ export const serversRouter = router({
 
   get: projectProcedure
     .meta({
-      openapi: { method: 'GET', path: '/projects/{projectId}/servers/{serverId}', tags: TAGS, summary: 'Get a server', description: 'With the SSH keys it was created with. Reconciled like the list.' },
+      openapi: { method: 'GET', path: '/projects/{projectId}/servers/{serverId}', tags: TAGS, summary: 'Get a server', description: GET_SERVER },
       scopes: READ,
       role: 'viewer',
     })
@@ -88,7 +88,7 @@ export const serversRouter = router({
         path: '/projects/{projectId}/servers/{serverId}',
         tags: TAGS,
         summary: 'Rename a server',
-        description: `Renamed at the provider first, then here, so a provider failure leaves the old name on both sides. 409 when the name is taken or the server is being deleted. ${UPSTREAM}`,
+        description: RENAME_SERVER,
       },
       scopes: WRITE,
       role: 'member',
@@ -104,7 +104,7 @@ export const serversRouter = router({
         path: '/projects/{projectId}/servers/{serverId}',
         tags: TAGS,
         summary: 'Delete a server',
-        description: `Destroys the machine and its data (unrecoverable) and stops billing. When the provider fails the answer is 502, the server stays listed with its status, and the call can simply be repeated. ${UPSTREAM}`,
+        description: DELETE_SERVER,
       },
       scopes: WRITE,
       role: 'member',
@@ -123,7 +123,7 @@ export const serversRouter = router({
         path: '/projects/{projectId}/servers/{serverId}/actions',
         tags: TAGS,
         summary: 'Power action',
-        description: `power_on fits an OFF server; power_off, shutdown and reboot fit a RUNNING one; power_cycle fits both. A fitting action is sent and the server answers PROVISIONING until it has been applied (read it again to see where it lands: RUNNING, or OFF after power_off and shutdown). An action that does not fit, or any action while the server is PROVISIONING, is 409 CONFLICT and nothing changes. ${UPSTREAM}`,
+        description: SERVER_ACTION,
       },
       scopes: WRITE,
       role: 'member',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Scope } from '../../platform/auth/scopes';
 import { AppError, toAppError } from '../../platform/errors';
+import { CREATE_SSH_KEY, DELETE_SSH_KEY, GENERATE_SSH_KEY, LIST_SSH_KEYS } from './docs';
 import { createSshKeyInput, deletedSshKeySchema, generatedSshKeySchema, generateSshKeyInput, sshKeySchema } from './schema';
 import * as sshKeys from './service';
 import { pathParam, projectProcedure, router } from '../../platform/trpc';
@@ -9,7 +10,6 @@ const TAGS = ['SSH keys'];
 const READ: Scope[] = ['servers:read'];
 const WRITE: Scope[] = ['servers:read', 'servers:write'];
 const projectRef = { projectId: pathParam('projectId').describe('Project id or slug') };
-const DOCS = 'Errors carry `docsUrl`, a page about adding keys.';
 
 /**
  * SPEC puts `docsUrl` in the error shape of the SSH key operations: every refusal past
@@ -29,7 +29,7 @@ const sshKeyProcedure = projectProcedure.use(async ({ next }) => {
 export const sshKeysRouter = router({
   list: sshKeyProcedure
     .meta({
-      openapi: { method: 'GET', path: '/projects/{projectId}/ssh-keys', tags: TAGS, summary: 'List SSH keys', description: `Newest first. ${DOCS}` },
+      openapi: { method: 'GET', path: '/projects/{projectId}/ssh-keys', tags: TAGS, summary: 'List SSH keys', description: LIST_SSH_KEYS },
       scopes: READ,
       role: 'viewer',
     })
@@ -44,7 +44,7 @@ export const sshKeysRouter = router({
         path: '/projects/{projectId}/ssh-keys',
         tags: TAGS,
         summary: 'Add an SSH key',
-        description: `Takes one OpenSSH public key line: ssh-ed25519, ssh-rsa of 2048 bits or more, or ecdsa-sha2-nistp256/384/521, with an optional comment. The key data is decoded and must hold a key of the named type; anything else is 422 VALIDATION_ERROR saying what is wrong. 409 CONFLICT naming the existing key when its fingerprint is already registered in the project. A key must be registered before the server that should trust it is created. ${DOCS}`,
+        description: CREATE_SSH_KEY,
       },
       scopes: WRITE,
       role: 'member',
@@ -60,7 +60,7 @@ export const sshKeysRouter = router({
         path: '/projects/{projectId}/ssh-keys/generate',
         tags: TAGS,
         summary: 'Generate an SSH key pair',
-        description: `Makes an ed25519 key pair, registers its public half and returns the private half once as \`privateKey\` (OpenSSH format); it is never stored or logged. At most ${sshKeys.SSH_KEY_GENERATIONS_PER_HOUR} per project per hour, then 429 RATE_LIMITED with Retry-After. ${DOCS}`,
+        description: GENERATE_SSH_KEY,
       },
       scopes: WRITE,
       role: 'member',
@@ -76,7 +76,7 @@ export const sshKeysRouter = router({
         path: '/projects/{projectId}/ssh-keys/{sshKeyId}',
         tags: TAGS,
         summary: 'Delete an SSH key',
-        description: `Removes the key from the project. Servers created with it keep trusting it: \`stillAuthorisedOn\` counts those still live. ${DOCS}`,
+        description: DELETE_SSH_KEY,
       },
       scopes: WRITE,
       role: 'member',
