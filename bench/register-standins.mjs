@@ -7,10 +7,15 @@
 //
 // It registers through dist/platform/counters.js, the compiled server's own registry module (an
 // entry of the build, see scripts/build-server.mjs): the same module instance dist/server.js
-// imports, so nothing of this file is part of the production server.
-import { isNull } from 'drizzle-orm';
-import { pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+// imports, so nothing of this file is part of the production server. drizzle-orm is required,
+// as the bundle requires it (scripts/build-server.mjs): the same instance, and none of the memory
+// its ESM build would cost, which the bench would count against the server.
+import { createRequire } from 'node:module';
 import { registerResourceCounter } from '../dist/platform/counters.js';
+
+const require = createRequire(import.meta.url);
+const { isNull } = require('drizzle-orm');
+const { pgTable, text, timestamp } = require('drizzle-orm/pg-core');
 
 const standins = JSON.parse(process.env.BENCH_STANDIN_COUNTERS || '[]');
 for (const { counter, label, table } of standins) {

@@ -1,6 +1,7 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { expect, type Page } from '@playwright/test';
 import type { Server } from '../server/domains/servers/schema';
+import type { SshKey } from '../server/domains/sshKeys/schema';
 
 export interface OpenSshPublicKey {
   line: string;
@@ -44,7 +45,7 @@ export async function addTestCard(page: Page, projectId: string): Promise<void> 
 }
 
 export async function addSshKeyViaApi(page: Page, projectId: string, name: string, publicKey: string): Promise<string> {
-  const key = (await apiWrite(page, 'post', `/v1/projects/${projectId}/ssh-keys`, { name, publicKey })) as { id: string };
+  const key = (await apiWrite(page, 'post', `/v1/projects/${projectId}/ssh-keys`, { name, publicKey })) as SshKey;
   return key.id;
 }
 

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createProject, expect, signIn, test } from './fixtures';
 import { addTestCard, newEd25519PublicKey } from './serverFixtures';
+import type { ResourceHistoryEntry } from '../server/domains/projects/schema';
 
 /** Amounts as the panel prints them: "$1.23" → 123 minor units. */
 function minorUnits(text: string): number {
@@ -77,7 +78,7 @@ test('add an SSH key, create a server, watch it boot, see its charge, power it o
 
   const stats = await page.request.get(`/v1/projects/${projectId}/stats`);
   expect(stats.ok(), await stats.text()).toBe(true);
-  const history = ((await stats.json()) as { data: { resourceHistory: Array<{ inProgress: boolean; servers: number }> } }).data.resourceHistory;
+  const history = ((await stats.json()) as { data: { resourceHistory: ResourceHistoryEntry[] } }).data.resourceHistory;
   const thisMonth = history.find((entry) => entry.inProgress);
   expect(thisMonth?.servers ?? 0).toBeGreaterThan(0);
 

@@ -7,9 +7,15 @@
 // time, so Next, postgres.js, argon2 and friends load exactly as they do under tsx. Shared code is
 // split into dist/chunks/, and dist/platform/counters.js is an entry of its own: one module
 // instance shared with server.js and worker.js, which lets the bench register stand-in counters
-// from a preload (bench/standins.mjs) without any bench code in the production bundle.
+// from a preload (bench/register-standins.mjs) without any bench code in the production bundle.
+//
+// drizzle-orm is the one package loaded through require() rather than import: its ESM build (the
+// root and pg-core, chains of `export *`) costs Node 24 about 200 MB of heap while it is being
+// linked, garbage right after but the server's peak resident memory for good; its CommonJS build
+// costs about 15 MB. See requireCommonJsBuild below.
 import { build } from 'esbuild';
 import { renameSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ROOT } from './sources.mjs';
@@ -22,6 +28,36 @@ export const ENTRY_POINTS = {
   worker: 'server/worker.ts',
   'platform/counters': 'server/platform/counters.ts',
 };
+
+/** Packages the bundle loads with require() (their CommonJS build), for the reason above. */
+const REQUIRED_PACKAGES = /^drizzle-orm(\/.*)?$/;
+
+/**
+ * Every import of a REQUIRED_PACKAGES module (static or dynamic) becomes a small ES module of the
+ * bundle that requires the package and re-exports what its CommonJS build exports (read here, at
+ * build time); the require itself stays external, resolved from node_modules at run time like
+ * every other package.
+ */
+const requireCommonJsBuild = {
+  name: 'require-commonjs-build',
+  setup(build) {
+    const requireHere = createRequire(path.join(ROOT, 'package.json'));
+    build.onResolve({ filter: REQUIRED_PACKAGES }, (args) =>
+      args.namespace === 'require-commonjs-build' ? { path: args.path, external: true } : { path: args.path, namespace: 'require-commonjs-build' },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'require-commonjs-build' }, (args) => {
+      const names = Object.keys(requireHere(args.path)).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default' && name !== '__esModule');
+      return {
+        contents: `const m = require(${JSON.stringify(args.path)});\nexport default m;\nexport const { ${names.join(', ')} } = m;\n`,
+        loader: 'js',
+        resolveDir: ROOT,
+      };
+    });
+  },
+};
+
+/** ESM output has no `require`; each output file gets its own, resolving from where it lies. */
+const REQUIRE_BANNER = "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);";
 
 export async function buildServer() {
   const started = Date.now();
@@ -48,6 +84,8 @@ export async function buildServer() {
     legalComments: 'none',
     logLevel: 'warning',
     metafile: true,
+    plugins: [requireCommonJsBuild],
+    banner: { js: REQUIRE_BANNER },
   }).catch((err) => {
     rmSync(staging, { recursive: true, force: true });
     throw err;

@@ -1,8 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
+import type { z } from 'zod';
 import { events } from '../db/schema';
 import { newId } from '../db/schema/ids';
 import { AppError } from '../server/platform/errors';
 import type { CreationPurchase } from '../server/billing/purchases';
+import type { cardSchema } from '../server/domains/billing/schema';
 import { api, type TestUser } from './helpers';
 import { queryRows } from './db';
 
@@ -14,7 +16,7 @@ export const CARDS = {
 } as const;
 
 export async function addCard(user: TestUser, projectId: string, cardNumber: string, extra: Record<string, unknown> = {}) {
-  return api<{ id: string; brand: string; last4: string; isDefault: boolean }>('POST', `/v1/projects/${projectId}/billing/payment-methods`, {
+  return api<z.infer<typeof cardSchema>>('POST', `/v1/projects/${projectId}/billing/payment-methods`, {
     cookie: user.cookie,
     body: { cardNumber, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: '123', ...extra },
   });

@@ -4,6 +4,8 @@ import { expect } from 'vitest';
 import { getConfig } from '../server/platform/config';
 import { restApi } from '../server/app';
 import type { Scope } from '../server/platform/auth/scopes';
+import type { Account } from '../server/domains/accounts/schema';
+import type { CreatedApiKey } from '../server/domains/apiKeys/schema';
 
 export const ORIGIN = 'http://localhost:3000';
 
@@ -79,7 +81,7 @@ export async function createUser(name = 'Test User'): Promise<TestUser> {
   counter += 1;
   const email = `user${counter}-${randomBytes(3).toString('hex')}@example.com`;
   const password = 'correct horse battery staple';
-  const res = await api<{ user: { id: string; email: string; name: string } }>('POST', '/v1/accounts', {
+  const res = await api<{ user: Account }>('POST', '/v1/accounts', {
     body: { name, email, password },
   });
   const user = res.data.user;
@@ -100,7 +102,7 @@ export async function createProject(user: TestUser, name = `Project ${randomByte
 }
 
 export async function createApiKey(user: TestUser, projectId: string, scopes: Scope[], extra: { expiresAt?: string } = {}) {
-  const res = await api<{ id: string; key: string; prefix: string }>('POST', `/v1/projects/${projectId}/api-keys`, {
+  const res = await api<CreatedApiKey>('POST', `/v1/projects/${projectId}/api-keys`, {
     cookie: user.cookie,
     body: { name: 'test key', scopes, ...extra },
   });

@@ -2,21 +2,11 @@ import { and, eq } from 'drizzle-orm';
 import { getDb } from '../db';
 import { invitations, memberships } from '../db/schema';
 import type { ProjectRole } from '../server/platform/auth/roles';
+import type { Invitation } from '../server/domains/invitations/schema';
 import { api, type TestUser } from './helpers';
 
-export interface InvitationData {
-  id: string;
-  projectId: string;
-  email: string;
-  role: ProjectRole;
-  status: string;
-  expiresAt: string;
-  createdAt: string;
-  invitedBy: { id: string; name: string; email: string };
-}
-
 export async function invite(inviter: TestUser, projectId: string, email: string, role: Exclude<ProjectRole, 'owner'>) {
-  return api<InvitationData>('POST', `/v1/projects/${projectId}/invitations`, { cookie: inviter.cookie, body: { email, role } });
+  return api<Invitation>('POST', `/v1/projects/${projectId}/invitations`, { cookie: inviter.cookie, body: { email, role } });
 }
 
 /** Brings `user` into the project the way a real person joins: invited by `inviter`, then accepting. */

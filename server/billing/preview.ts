@@ -1,4 +1,5 @@
 import { nextBillingDate, prorate } from './period';
+import type { Preview, TierChangePreview } from './previewSchema';
 
 export interface ChargeContext {
   now: Date;
@@ -9,21 +10,7 @@ export interface ChargeContext {
   creditBalance: number;
 }
 
-export interface Preview {
-  subtotal: number;
-  tax: number | null;
-  creditApplied: number;
-  dueToday: number;
-  monthly: number;
-  currency: string;
-  nextBillingDate: string;
-}
-
-export interface TierChangePreview extends Preview {
-  direction: 'upgrade' | 'downgrade';
-  creditBack: number;
-  currentMonthly: number;
-}
+export type { Preview, TierChangePreview } from './previewSchema';
 
 /**
  * What creating a resource billed `monthly` charges today and each month after. Every domain's

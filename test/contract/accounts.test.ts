@@ -4,6 +4,7 @@ import { getPaymentsProvider } from '../../server/providers/payments';
 import { verifyCredentials } from '../../server/domains/accounts/service';
 import { api, createUser, expectError, sessionCookie } from '../helpers';
 import { queryRows } from '../db';
+import type { Account } from '../../server/domains/accounts/schema';
 
 const strongPassword = 'correct horse battery staple';
 
@@ -16,7 +17,7 @@ async function latestMailTo(email: string) {
 
 describe('POST /v1/accounts', () => {
   it('creates the user with an argon2id hash and a linked payment customer (201)', async () => {
-    const res = await api<{ user: { id: string; email: string; name: string } }>('POST', '/v1/accounts', {
+    const res = await api<{ user: Account }>('POST', '/v1/accounts', {
       body: { name: 'Ada Lovelace', email: 'Ada@Example.com', password: strongPassword },
     });
     expect(res.status).toBe(201);

@@ -3,8 +3,10 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { api, createApiKey, createProject, createUser, expectError } from '../helpers';
 import { databaseFingerprint, queryRows } from '../db';
+import type { ApiKey, CreatedApiKey } from '../../server/domains/apiKeys/schema';
 
-type Key = { id: string; name: string; prefix: string; scopes: string[]; expiresAt: string | null; lastUsedAt: string | null; key?: string };
+/** A key as the API answers it; creating one adds the full key. */
+type Key = ApiKey & Partial<Pick<CreatedApiKey, 'key'>>;
 
 describe('API keys', () => {
   it('creates a key shown once (201), stores only its hash, and lists it without the secret', async () => {

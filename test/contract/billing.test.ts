@@ -1,10 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import type { cardSchema } from '../../server/domains/billing/schema';
 import { api, createApiKey, createProject, createUser, expectError } from '../helpers';
 import { addCard, CARDS } from '../billingHelpers';
 import { databaseFingerprint, queryRows } from '../db';
 
-type Card = { id: string; brand: string; last4: string; expMonth: number; expYear: number; isDefault: boolean };
+type Card = z.infer<typeof cardSchema>;
 
 describe('payment methods', () => {
   it('saves cards on the biller, the first as default, and switches the default', async () => {

@@ -5,8 +5,7 @@ import { registerResourceCounter } from '../../server/platform/counters';
 import { PROJECT_COUNTERS } from '../../server/platform/counters';
 import { api, createApiKey, createProject, createUser, expectError } from '../helpers';
 import { databaseFingerprint, queryRows } from '../db';
-
-type Project = { id: string; name: string; slug: string; billingEmail: string | null; blockedAt: string | null; blockedReason: string | null; _count: Record<string, number> };
+import type { Project, ResourceHistoryEntry } from '../../server/domains/projects/schema';
 
 async function addMember(projectId: string, userId: string, role: string) {
   await queryRows(sql`insert into memberships (project_id, user_id, role) values (${projectId}, ${userId}, ${role})`);
@@ -195,7 +194,7 @@ describe('GET /v1/projects/{projectId}/stats', () => {
     await charge(0, 'servers', 300);
     await charge(2, 'redis', 700);
     await charge(7, 'servers', 99999);
-    const history = (await api<{ resourceHistory: Array<Record<string, number | string | boolean>> }>('GET', `/v1/projects/${projectId}/stats`, { cookie: owner.cookie })).data.resourceHistory;
+    const history = (await api<{ resourceHistory: ResourceHistoryEntry[] }>('GET', `/v1/projects/${projectId}/stats`, { cookie: owner.cookie })).data.resourceHistory;
     expect(history).toHaveLength(6);
     expect(history.map((h) => h.inProgress)).toEqual([false, false, false, false, false, true]);
     const key = (n: number) => monthsAgo(n).toISOString().slice(0, 7);

@@ -7,6 +7,7 @@ import { addCard, CARDS } from '../billingHelpers';
 import { queryRows } from '../db';
 import { api, createProject, createUser, type TestUser } from '../helpers';
 import type { Server, ServerWithKeys } from '../../server/domains/servers/schema';
+import type { SshKey } from '../../server/domains/sshKeys/schema';
 
 type InfraSetting = 'INFRA_PROVIDER' | 'INFRA_API_URL' | 'INFRA_API_TOKEN' | 'INFRA_SIM_PROVISION_SECONDS' | 'INFRA_SIM_ACTION_SECONDS' | 'INFRA_SIM_FAIL';
 
@@ -28,17 +29,10 @@ export async function paidProject(card: string = CARDS.ok): Promise<{ owner: Tes
   return { owner, projectId };
 }
 
-export interface RegisteredKey {
-  id: string;
-  name: string;
-  fingerprint: string;
-  publicKey: string;
-}
-
 /** Registers a fresh ed25519 public key through the API. */
-export async function registerKey(user: TestUser, projectId: string, name = 'laptop'): Promise<RegisteredKey> {
+export async function registerKey(user: TestUser, projectId: string, name = 'laptop'): Promise<SshKey> {
   const { publicKey } = generateEd25519KeyPair(name);
-  const res = await api<RegisteredKey>('POST', `/v1/projects/${projectId}/ssh-keys`, { cookie: user.cookie, body: { name, publicKey: publicKey.publicKey } });
+  const res = await api<SshKey>('POST', `/v1/projects/${projectId}/ssh-keys`, { cookie: user.cookie, body: { name, publicKey: publicKey.publicKey } });
   return res.data;
 }
 

@@ -6,6 +6,8 @@ import { DELETE_ORPHANED_MACHINES, ORPHANED_AFTER_MS, RECONCILE_SERVERS } from '
 import { getInfraProvider } from '../../server/providers/infra';
 import { simulatedAddress } from '../../server/providers/infra/simulator';
 import { deleteOrphanedMachines, reconcileProvisioningServers } from '../../server/domains/servers/service';
+import type { Project } from '../../server/domains/projects/schema';
+import type { DeletedSshKey } from '../../server/domains/sshKeys/schema';
 import { reconcileAbandonedPurchases } from '../../server/billing/purchases';
 import { CARDS, ledgerIntents } from '../billingHelpers';
 import { queryRows } from '../db';
@@ -114,7 +116,7 @@ describe('creating a server', () => {
     expect(detail.sshKeys).toEqual([{ id: key.id, name: 'laptop', fingerprint: key.fingerprint }]);
 
     expect(await billingItemsOf(projectId)).toEqual([{ resource_id: server!.id, monthly: 600, ended_at: null, category: 'servers' }]);
-    const project = (await api<{ _count: { servers: number } }>('GET', `/v1/projects/${projectId}`, { cookie: owner.cookie })).data;
+    const project = (await api<Project>('GET', `/v1/projects/${projectId}`, { cookie: owner.cookie })).data;
     expect(project._count.servers).toBe(1);
     const [machine] = await simulatedMachines();
     expect(machine).toMatchObject({ reference: server!.id, name: 'web-1', deleted_at: null });
@@ -469,7 +471,7 @@ describe('reading servers', () => {
     expect((await listServers(owner, projectId)).map((s) => s.name)).toEqual(['third', 'second', 'first']);
 
     await api('DELETE', serverUrl(projectId, first.id), { cookie: owner.cookie });
-    const removed = await api<{ stillAuthorisedOn: number }>('DELETE', `/v1/projects/${projectId}/ssh-keys/${key.id}`, { cookie: owner.cookie });
+    const removed = await api<DeletedSshKey>('DELETE', `/v1/projects/${projectId}/ssh-keys/${key.id}`, { cookie: owner.cookie });
     expect(removed.data).toEqual({ stillAuthorisedOn: 1 });
     expect((await getServer(owner, projectId, second.id)).sshKeys).toEqual([{ id: key.id, name: 'ci', fingerprint: key.fingerprint }]);
   });

@@ -7,20 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getConfig } from '../../server/platform/config';
 import { queryRows } from '../db';
 import { api, createApiKey, createProject, createUser, expectError, type ApiResult, type TestUser } from '../helpers';
+import type { DeletedSshKey, GeneratedSshKey, SshKey as StoredSshKey } from '../../server/domains/sshKeys/schema';
 import { configureInfra, createServer, paidProject } from './serverFixtures';
 
-interface SshKey {
-  id: string;
-  organizationId: string;
-  name: string;
-  publicKey: string;
-  fingerprint: string;
-  keyType: string;
-  bits: number;
-  createdAt: string;
-  updatedAt: string;
-  privateKey?: string;
-}
+/** A key as the API answers it; generating one adds the private half. */
+type SshKey = StoredSshKey & Partial<Pick<GeneratedSshKey, 'privateKey'>>;
 
 const dir = mkdtempSync(path.join(tmpdir(), 'ssh-keys-api-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -161,9 +152,9 @@ describe('deleting SSH keys', () => {
     await createServer(paid.owner, paid.projectId, { name: 'a', sshKeyIds: [key.id] });
     await createServer(paid.owner, paid.projectId, { name: 'b', sshKeyIds: [key.id, unused.id] });
 
-    const res = await api<{ stillAuthorisedOn: number }>('DELETE', `${keysUrl(paid.projectId)}/${key.id}`, { cookie: paid.owner.cookie });
+    const res = await api<DeletedSshKey>('DELETE', `${keysUrl(paid.projectId)}/${key.id}`, { cookie: paid.owner.cookie });
     expect(res.data).toEqual({ stillAuthorisedOn: 2 });
-    expect((await api<{ stillAuthorisedOn: number }>('DELETE', `${keysUrl(paid.projectId)}/${unused.id}`, { cookie: paid.owner.cookie })).data).toEqual({ stillAuthorisedOn: 1 });
+    expect((await api<DeletedSshKey>('DELETE', `${keysUrl(paid.projectId)}/${unused.id}`, { cookie: paid.owner.cookie })).data).toEqual({ stillAuthorisedOn: 1 });
     expect((await api<SshKey[]>('GET', keysUrl(paid.projectId), { cookie: paid.owner.cookie })).data).toEqual([]);
   });
 

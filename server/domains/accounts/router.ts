@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { COMPLETE_RESTORE, CREATE_ACCOUNT, RESTORE_ACCOUNT } from './docs';
-import { accountNameInput, changePasswordInput, completeResetInput, restoreInput, signUpInput } from './schema';
+import { accountNameInput, accountSchema, changePasswordInput, completeResetInput, restoreInput, signUpInput } from './schema';
 import * as accounts from './service';
 import { authedProcedure, publicProcedure, router } from '../../platform/trpc';
 
 const TAGS = ['Accounts'];
-const userSchema = z.object({ id: z.string(), email: z.string(), name: z.string() });
 
 export const accountsRouter = router({
   create: publicProcedure
@@ -14,7 +13,7 @@ export const accountsRouter = router({
       successStatus: 201,
     })
     .input(signUpInput)
-    .output(z.object({ user: userSchema }))
+    .output(z.object({ user: accountSchema }))
     .mutation(async ({ input }) => ({ user: await accounts.createAccount(input) })),
 
   restore: publicProcedure
@@ -45,7 +44,7 @@ export const accountsRouter = router({
       sessionOnly: true,
     })
     .input(z.object({}))
-    .output(userSchema)
+    .output(accountSchema)
     .query(({ ctx }) => accounts.getAccount(ctx.actor.userId)),
 
   updateName: authedProcedure
@@ -54,7 +53,7 @@ export const accountsRouter = router({
       sessionOnly: true,
     })
     .input(accountNameInput)
-    .output(userSchema)
+    .output(accountSchema)
     .mutation(({ ctx, input }) => accounts.updateAccountName(ctx.actor.userId, input.name)),
 
   changePassword: authedProcedure

@@ -14,3 +14,8 @@ export const restoreInput = z.object({
 export const completeResetInput = z.object({ token: z.string().min(20).max(200), password: passwordSchema });
 export const changePasswordInput = z.object({ currentPassword: z.string().min(1, 'Enter your current password').max(200), newPassword: passwordSchema });
 export const accountNameInput = z.object({ name: personNameSchema });
+
+/** The account as the API answers it (no `.meta` id: it stays inline in the OpenAPI document). */
+export const accountSchema = z.object({ id: z.string(), email: z.string(), name: z.string() });
+
+export type Account = z.infer<typeof accountSchema>;

@@ -11,15 +11,10 @@ import { getLogger } from '../../platform/logger';
 import { getMailer, type MailMessage } from '../../providers/mailer';
 import { getPaymentsProvider } from '../../providers/payments';
 import { consumeRateLimit } from '../../platform/rateLimit';
-
-export interface AccountView {
-  id: string;
-  email: string;
-  name: string;
-}
+import type { Account } from './schema';
 
 /** Creates the user and their payment-processor customer in one transaction. */
-export async function createAccount(input: { name: string; email: string; password: string }): Promise<AccountView> {
+export async function createAccount(input: { name: string; email: string; password: string }): Promise<Account> {
   const email = input.email.trim().toLowerCase();
   const passwordHash = await hashPassword(input.password);
   const db = await getDb();
@@ -46,7 +41,7 @@ export async function createAccount(input: { name: string; email: string; passwo
 export async function verifyCredentials(
   emailInput: string,
   password: string,
-): Promise<(AccountView & { sessionVersion: number }) | null> {
+): Promise<(Account & { sessionVersion: number }) | null> {
   const db = await getDb();
   const [user] = await db
     .select()
@@ -58,7 +53,7 @@ export async function verifyCredentials(
   return { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion };
 }
 
-export async function getAccount(userId: string): Promise<AccountView> {
+export async function getAccount(userId: string): Promise<Account> {
   const db = await getDb();
   const [user] = await db
     .select({ id: users.id, email: users.email, name: users.name })
@@ -69,7 +64,7 @@ export async function getAccount(userId: string): Promise<AccountView> {
   return user;
 }
 
-export async function updateAccountName(userId: string, name: string): Promise<AccountView> {
+export async function updateAccountName(userId: string, name: string): Promise<Account> {
   const db = await getDb();
   const [user] = await db
     .update(users)

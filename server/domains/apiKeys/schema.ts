@@ -32,3 +32,6 @@ export const apiKeySchema = z
 export const createdApiKeySchema = apiKeySchema.extend({
   key: z.string().describe('The full key. Shown once: it cannot be read again.'),
 });
+
+export type ApiKey = z.infer<typeof apiKeySchema>;
+export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;

@@ -6,17 +6,7 @@ import type { Scope } from '../../platform/auth/scopes';
 import { generateApiKey } from '../../platform/auth/tokens';
 import { AppError } from '../../platform/errors';
 import { emit } from '../../platform/events';
-
-export interface ApiKeyView {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: string[];
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-  createdAt: string;
-  createdBy: { id: string; name: string; email: string };
-}
+import type { ApiKey, CreatedApiKey } from './schema';
 
 const columns = {
   id: apiKeys.id,
@@ -32,7 +22,7 @@ const columns = {
 };
 
 /** Keys of the project that are not revoked, newest first. Hashes never leave the database. */
-export async function listApiKeys(projectId: string): Promise<ApiKeyView[]> {
+export async function listApiKeys(projectId: string): Promise<ApiKey[]> {
   const db = await getDb();
   const rows = await db
     .select(columns)
@@ -44,13 +34,7 @@ export async function listApiKeys(projectId: string): Promise<ApiKeyView[]> {
 }
 
 /** Creates a key; the full value is returned this once and only its SHA-256 hash is stored. */
-export async function createApiKey(input: {
-  projectId: string;
-  userId: string;
-  name: string;
-  scopes: Scope[];
-  expiresAt?: string;
-}): Promise<ApiKeyView & { key: string }> {
+export async function createApiKey(input: { projectId: string; userId: string; name: string; scopes: Scope[]; expiresAt?: string }): Promise<CreatedApiKey> {
   const db = await getDb();
   const { key, prefix, hash } = generateApiKey();
   const id = newId('key');
@@ -96,7 +80,7 @@ function toView(row: {
   creatorId: string;
   creatorName: string;
   creatorEmail: string;
-}): ApiKeyView {
+}): ApiKey {
   return {
     id: row.id,
     name: row.name,

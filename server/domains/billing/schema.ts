@@ -33,25 +33,7 @@ export const cardSchema = z
   })
   .meta({ id: 'PaymentMethod' });
 
-export const previewSchema = z
-  .object({
-    subtotal: z.number().int(),
-    tax: z.number().int().nullable().describe('Null when the tax location is unknown'),
-    creditApplied: z.number().int(),
-    dueToday: z.number().int(),
-    monthly: z.number().int(),
-    currency: z.string(),
-    nextBillingDate: isoDateTime,
-  })
-  .meta({ id: 'ChargePreview', description: 'Amounts in minor units' });
-
-export const tierChangePreviewSchema = previewSchema
-  .extend({
-    direction: z.enum(['upgrade', 'downgrade']),
-    creditBack: z.number().int(),
-    currentMonthly: z.number().int(),
-  })
-  .meta({ id: 'TierChangePreview' });
+export { previewSchema, tierChangePreviewSchema } from '../../billing/previewSchema';
 
 const userSummary = z.object({ id: z.string(), name: z.string(), email: z.string() });
 
@@ -87,3 +69,7 @@ export const invoiceSchema = z
   .meta({ id: 'Invoice' });
 
 export const invoiceWithLinesSchema = invoiceSchema.extend({ lines: z.array(invoiceLineSchema) });
+
+export type Card = z.infer<typeof cardSchema>;
+export type BillingOverview = z.infer<typeof billingOverviewSchema>;
+export type Invoice = z.infer<typeof invoiceSchema>;

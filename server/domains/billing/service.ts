@@ -9,21 +9,8 @@ import { AppError } from '../../platform/errors';
 import { emit } from '../../platform/events';
 import { getPaymentsProvider } from '../../providers/payments';
 import type { AttachCardInput, SavedCard } from '../../providers/payments/types';
+import type { BillingOverview, Card, Invoice } from './schema';
 
-export type CardView = Omit<SavedCard, 'country'>;
-
-export interface BillingOverview {
-  biller: { id: string; name: string; email: string };
-  billingEmail: string;
-  defaultPaymentMethod: CardView | null;
-  creditBalance: number;
-  currency: string;
-  blockedAt: string | null;
-  blockedReason: string | null;
-  currentMonth: { month: string; total: number };
-  provider: 'local' | 'stripe';
-  publishableKey: string | null;
-}
 
 export async function getBillingOverview(projectId: string, now = new Date()): Promise<BillingOverview> {
   const db = await getDb();
@@ -49,7 +36,7 @@ export async function getBillingOverview(projectId: string, now = new Date()): P
   };
 }
 
-export async function listPaymentMethods(projectId: string): Promise<CardView[]> {
+export async function listPaymentMethods(projectId: string): Promise<Card[]> {
   const db = await getDb();
   const payer = await loadPayer(db, projectId);
   if (!payer.customerId) return [];
@@ -57,7 +44,7 @@ export async function listPaymentMethods(projectId: string): Promise<CardView[]>
 }
 
 /** Saves a card on the biller's processor customer; only the biller may, since the card is theirs. */
-export async function addPaymentMethod(projectId: string, actorUserId: string, input: AttachCardInput): Promise<CardView> {
+export async function addPaymentMethod(projectId: string, actorUserId: string, input: AttachCardInput): Promise<Card> {
   const customerId = await billerCustomer(projectId, actorUserId);
   const card = await getPaymentsProvider().attachCard(customerId, input);
   const db = await getDb();
@@ -65,7 +52,7 @@ export async function addPaymentMethod(projectId: string, actorUserId: string, i
   return toCardView(card);
 }
 
-export async function setDefaultPaymentMethod(projectId: string, actorUserId: string, paymentMethodId: string): Promise<CardView> {
+export async function setDefaultPaymentMethod(projectId: string, actorUserId: string, paymentMethodId: string): Promise<Card> {
   const customerId = await billerCustomer(projectId, actorUserId);
   const provider = getPaymentsProvider();
   await provider.setDefaultCard(customerId, paymentMethodId);
@@ -96,21 +83,7 @@ export async function createCardSetup(projectId: string, actorUserId: string): P
   return provider.createCardSetup(customerId);
 }
 
-export type InvoiceView = {
-  id: string;
-  period: string;
-  status: 'open' | 'paid' | 'failed';
-  subtotal: number;
-  tax: number | null;
-  creditApplied: number;
-  total: number;
-  currency: string;
-  failureCode: string | null;
-  createdAt: string;
-  paidAt: string | null;
-};
-
-export async function listInvoices(projectId: string): Promise<InvoiceView[]> {
+export async function listInvoices(projectId: string): Promise<Invoice[]> {
   const db = await getDb();
   const rows = await db.select().from(invoices).where(eq(invoices.projectId, projectId)).orderBy(desc(invoices.period), desc(invoices.createdAt));
   return rows.map(toInvoiceView);
@@ -165,11 +138,11 @@ async function billerCustomer(projectId: string, actorUserId: string): Promise<s
   return payer.customerId;
 }
 
-function toCardView(card: SavedCard): CardView {
+function toCardView(card: SavedCard): Card {
   return { id: card.id, brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear, isDefault: card.isDefault };
 }
 
-function toInvoiceView(row: typeof invoices.$inferSelect): InvoiceView {
+function toInvoiceView(row: typeof invoices.$inferSelect): Invoice {
   return {
     id: row.id,
     period: row.period,

@@ -48,3 +48,8 @@ export const acceptedInvitationSchema = z.object({
   projectSlug: z.string(),
   role: roleSchema,
 });
+
+export type Invitation = z.infer<typeof invitationSchema>;
+export type ReceivedInvitation = z.infer<typeof myInvitationSchema>;
+export type PublicInvitation = z.infer<typeof publicInvitationSchema>;
+export type AcceptedInvitation = z.infer<typeof acceptedInvitationSchema>;

@@ -6,27 +6,9 @@ import { getConfig } from '../../platform/config';
 import { EXPIRE_INVITATION } from './jobs';
 import { databaseFingerprint, queryRows } from '../../../test/db';
 import { api, createApiKey, createProject, createUser, expectError, type TestUser } from '../../../test/helpers';
-import { addMember, backdateInvitation, invite, storedInvitation, storedRole, type InvitationData } from '../../../test/membersHelpers';
+import { addMember, backdateInvitation, invite, storedInvitation, storedRole } from '../../../test/membersHelpers';
+import type { AcceptedInvitation, Invitation, PublicInvitation, ReceivedInvitation } from './schema';
 import { maskEmail } from './service';
-
-interface ReceivedInvitation {
-  id: string;
-  project: { id: string; name: string; slug: string };
-  role: string;
-  invitedBy: { id: string; name: string; email: string };
-  expiresAt: string;
-  createdAt: string;
-}
-
-interface PublicInvitation {
-  id: string;
-  project: { name: string };
-  role: string;
-  invitedBy: { name: string };
-  email: string;
-  status: string;
-  expiresAt: string;
-}
 
 const invitationsPath = (projectId: string) => `/v1/projects/${projectId}/invitations`;
 
@@ -96,7 +78,7 @@ describe('invitations', () => {
       const admin = await createUser();
       await addMember(owner, projectId, admin, 'admin');
       const key = await createApiKey(admin, projectId, ['members:read', 'members:write']);
-      const res = await api<InvitationData>('POST', invitationsPath(projectId), { key: key.key, body: { email: 'new@example.com', role: 'admin' } });
+      const res = await api<Invitation>('POST', invitationsPath(projectId), { key: key.key, body: { email: 'new@example.com', role: 'admin' } });
       expect(res.status).toBe(201);
       expect(res.data.invitedBy.id).toBe(admin.id);
 
@@ -166,7 +148,7 @@ describe('invitations', () => {
       await backdateInvitation(expired.id);
       await api('DELETE', `${invitationsPath(projectId)}/${revoked.id}`, { cookie: owner.cookie });
 
-      const res = await api<InvitationData[]>('GET', invitationsPath(projectId), { cookie: owner.cookie });
+      const res = await api<Invitation[]>('GET', invitationsPath(projectId), { cookie: owner.cookie });
       expect(res.status).toBe(200);
       expect(res.data.map((i) => i.id)).toEqual([b.id, a.id]);
       expect(res.data[0]).toEqual(b);
@@ -279,7 +261,7 @@ describe('invitations', () => {
   describe('accept', () => {
     it('joins the project: the member is listed and the project appears for the invitee', async () => {
       const invitation = (await invite(owner, projectId, invitee.email, 'member')).data;
-      const res = await api<{ projectId: string; projectSlug: string; role: string }>('POST', `/v1/invitations/${invitation.id}/accept`, { cookie: invitee.cookie });
+      const res = await api<AcceptedInvitation>('POST', `/v1/invitations/${invitation.id}/accept`, { cookie: invitee.cookie });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ success: true, data: { projectId, projectSlug, role: 'member' } });
 

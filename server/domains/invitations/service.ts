@@ -11,51 +11,10 @@ import { enqueueJob } from '../../platform/jobs';
 import { EXPIRE_INVITATION, type ExpireInvitationData } from './jobs';
 import { getLogger } from '../../platform/logger';
 import { getMailer } from '../../providers/mailer';
+import type { AcceptedInvitation, Invitation, PublicInvitation, ReceivedInvitation } from './schema';
 
 type InvitationStatus = (typeof invitations.$inferSelect)['status'];
 type InvitableRole = Exclude<ProjectRole, 'owner'>;
-
-export interface UserSummary {
-  id: string;
-  name: string;
-  email: string;
-}
-
-export interface InvitationView {
-  id: string;
-  projectId: string;
-  email: string;
-  role: ProjectRole;
-  status: InvitationStatus;
-  expiresAt: string;
-  createdAt: string;
-  invitedBy: UserSummary;
-}
-
-export interface ReceivedInvitationView {
-  id: string;
-  project: { id: string; name: string; slug: string };
-  role: ProjectRole;
-  invitedBy: UserSummary;
-  expiresAt: string;
-  createdAt: string;
-}
-
-export interface PublicInvitationView {
-  id: string;
-  project: { name: string };
-  role: ProjectRole;
-  invitedBy: { name: string };
-  email: string;
-  status: InvitationStatus;
-  expiresAt: string;
-}
-
-export interface AcceptedInvitation {
-  projectId: string;
-  projectSlug: string;
-  role: ProjectRole;
-}
 
 const inviters = aliasedTable(users, 'inviter');
 
@@ -70,12 +29,12 @@ export async function createInvitation(input: {
   actorUserId: string;
   email: string;
   role: InvitableRole;
-}): Promise<InvitationView> {
+}): Promise<Invitation> {
   const email = input.email.trim().toLowerCase();
   const now = new Date();
   const expiresAt = new Date(now.getTime() + getConfig().INVITATION_TTL_HOURS * 3_600_000);
   const db = await getDb();
-  let created: { invitation: InvitationView; projectName: string };
+  let created: { invitation: Invitation; projectName: string };
   try {
     created = await db.transaction(async (tx) => {
       const [project] = await tx.select({ name: projects.name }).from(projects).where(eq(projects.id, input.projectId));
@@ -115,7 +74,7 @@ export async function createInvitation(input: {
 }
 
 /** Pending invitations of the project that have not expired, newest first. */
-export async function listProjectInvitations(projectId: string, now = new Date()): Promise<InvitationView[]> {
+export async function listProjectInvitations(projectId: string, now = new Date()): Promise<Invitation[]> {
   const db = await getDb();
   return selectInvitations(db, and(eq(invitations.projectId, projectId), ...openInvitation(now)));
 }
@@ -135,7 +94,7 @@ export async function revokeInvitation(input: { projectId: string; invitationId:
 }
 
 /** Pending, unexpired invitations addressed to the user's account email, newest first. */
-export async function listMyInvitations(userId: string, now = new Date()): Promise<ReceivedInvitationView[]> {
+export async function listMyInvitations(userId: string, now = new Date()): Promise<ReceivedInvitation[]> {
   const db = await getDb();
   const email = await accountEmail(db, userId);
   const rows = await db
@@ -170,7 +129,7 @@ export async function listMyInvitations(userId: string, now = new Date()): Promi
  * What the accept-or-reject page shows to anyone holding the link. The address is masked, and a
  * pending invitation past its expiry reads EXPIRED whether or not the sweep has run.
  */
-export async function getPublicInvitation(invitationId: string, now = new Date()): Promise<PublicInvitationView> {
+export async function getPublicInvitation(invitationId: string, now = new Date()): Promise<PublicInvitation> {
   const db = await getDb();
   const [row] = await db
     .select({
@@ -310,7 +269,7 @@ async function claim(tx: Tx, invitationId: string, status: 'ACCEPTED' | 'REJECTE
   if (!claimed) throw new AppError('CONFLICT', 'This invitation has already been used');
 }
 
-async function selectInvitations(db: DbOrTx, filter: ReturnType<typeof and>): Promise<InvitationView[]> {
+async function selectInvitations(db: DbOrTx, filter: ReturnType<typeof and>): Promise<Invitation[]> {
   const rows = await db
     .select({
       id: invitations.id,
@@ -340,7 +299,7 @@ async function selectInvitations(db: DbOrTx, filter: ReturnType<typeof and>): Pr
   }));
 }
 
-async function sendInvitationEmail(invitation: InvitationView, projectName: string): Promise<void> {
+async function sendInvitationEmail(invitation: Invitation, projectName: string): Promise<void> {
   const { APP_URL } = getConfig();
   const inviter = invitation.invitedBy;
   try {

@@ -13,3 +13,5 @@ export const memberSchema = z
     isBiller: z.boolean().describe('True for the member whose saved card pays for the project'),
   })
   .meta({ id: 'Member' });
+
+export type Member = z.infer<typeof memberSchema>;

@@ -5,15 +5,7 @@ import { events } from '../../../db/schema';
 import { databaseFingerprint, queryRows } from '../../../test/db';
 import { api, createApiKey, createProject, createUser, expectError, type TestUser } from '../../../test/helpers';
 import { addMember, storedRole } from '../../../test/membersHelpers';
-
-interface Member {
-  userId: string;
-  name: string;
-  email: string;
-  role: string;
-  joinedAt: string;
-  isBiller: boolean;
-}
+import type { Member } from './schema';
 
 async function eventTypes(projectId: string): Promise<string[]> {
   const db = await getDb();

@@ -4,19 +4,10 @@ import { apiKeys, memberships, projects, users } from '../../../db/schema';
 import { roleAtLeast, type ProjectRole } from '../../platform/auth/roles';
 import { AppError } from '../../platform/errors';
 import { emit } from '../../platform/events';
-
-export interface MemberView {
-  userId: string;
-  name: string;
-  email: string;
-  role: ProjectRole;
-  joinedAt: string;
-  isBiller: boolean;
-}
-
+import type { Member } from './schema';
 
 /** Members of the project: owners first, then in the order they joined. */
-export async function listMembers(projectId: string): Promise<MemberView[]> {
+export async function listMembers(projectId: string): Promise<Member[]> {
   const db = await getDb();
   return selectMembers(db, projectId);
 }
@@ -31,7 +22,7 @@ export async function updateMemberRole(input: {
   actorUserId: string;
   userId: string;
   role: ProjectRole;
-}): Promise<MemberView> {
+}): Promise<Member> {
   const db = await getDb();
   return db.transaction(async (tx) => {
     await lockProject(tx, input.projectId);
@@ -141,13 +132,13 @@ async function ownerCount(tx: Tx, projectId: string): Promise<number> {
   return row?.n ?? 0;
 }
 
-async function memberView(tx: Tx, projectId: string, userId: string): Promise<MemberView> {
+async function memberView(tx: Tx, projectId: string, userId: string): Promise<Member> {
   const [member] = await selectMembers(tx, projectId, userId);
   if (!member) throw new AppError('NOT_FOUND', 'Member not found');
   return member;
 }
 
-async function selectMembers(db: DbOrTx, projectId: string, onlyUserId?: string): Promise<MemberView[]> {
+async function selectMembers(db: DbOrTx, projectId: string, onlyUserId?: string): Promise<Member[]> {
   const filter = onlyUserId
     ? and(eq(memberships.projectId, projectId), eq(memberships.userId, onlyUserId))
     : eq(memberships.projectId, projectId);

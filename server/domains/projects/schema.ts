@@ -42,3 +42,6 @@ export const resourceHistoryEntrySchema = z.object({
   other: z.number().int(),
   inProgress: z.boolean(),
 });
+
+export type Project = z.infer<typeof projectSchema>;
+export type ResourceHistoryEntry = z.infer<typeof resourceHistoryEntrySchema>;

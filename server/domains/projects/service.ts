@@ -8,23 +8,12 @@ import { monthKeyOf } from '../../billing/period';
 import { AppError } from '../../platform/errors';
 import { emit } from '../../platform/events';
 import { countProjectResources, emptyCounts, remainingResources, type ProjectCounts } from '../../platform/counters';
-
-export interface ProjectView {
-  id: string;
-  name: string;
-  slug: string;
-  billingEmail: string | null;
-  blockedAt: string | null;
-  blockedReason: string | null;
-  createdAt: string;
-  role: ProjectRole;
-  _count: ProjectCounts;
-}
+import type { Project, ResourceHistoryEntry } from './schema';
 
 type ProjectRow = typeof projects.$inferSelect;
 
 /** Projects the user is a member of, newest first; `onlyProjectId` narrows it to an API key's project. */
-export async function listProjects(userId: string, onlyProjectId?: string): Promise<ProjectView[]> {
+export async function listProjects(userId: string, onlyProjectId?: string): Promise<Project[]> {
   const db = await getDb();
   const filter = onlyProjectId
     ? and(eq(memberships.userId, userId), eq(projects.id, onlyProjectId))
@@ -39,7 +28,7 @@ export async function listProjects(userId: string, onlyProjectId?: string): Prom
   return rows.map((r) => toView(r.project, r.role, counts.get(r.project.id)));
 }
 
-export async function getProject(projectId: string, role: ProjectRole): Promise<ProjectView> {
+export async function getProject(projectId: string, role: ProjectRole): Promise<Project> {
   const db = await getDb();
   // The caller has just resolved the project, so the counts are almost never wasted; running both
   // at once saves a round trip on the most frequent read of the API.
@@ -91,7 +80,7 @@ export async function renameProject(
   projectId: string,
   actorUserId: string,
   name: string,
-): Promise<{ id: string; name: string; slug: string; billingEmail: string | null }> {
+): Promise<Pick<Project, 'id' | 'name' | 'slug' | 'billingEmail'>> {
   const db = await getDb();
   try {
     return await db.transaction(async (tx) => {
@@ -116,7 +105,7 @@ export async function setBillingEmail(
   projectId: string,
   actorUserId: string,
   billingEmail: string | null,
-): Promise<{ billingEmail: string | null }> {
+): Promise<Pick<Project, 'billingEmail'>> {
   const db = await getDb();
   return db.transaction(async (tx) => {
     const [row] = await tx
@@ -144,20 +133,6 @@ export async function deleteProject(projectId: string, actorUserId: string): Pro
     await tx.delete(projects).where(eq(projects.id, projectId));
   });
 }
-
-export type ResourceHistoryEntry = {
-  month: string;
-  servers: number;
-  domains: number;
-  apps: number;
-  objectStorage: number;
-  containerRegistry: number;
-  databases: number;
-  redis: number;
-  email: number;
-  other: number;
-  inProgress: boolean;
-};
 
 const CATEGORIES = ['servers', 'domains', 'apps', 'objectStorage', 'containerRegistry', 'databases', 'redis', 'email', 'other'] as const;
 
@@ -222,7 +197,7 @@ async function freeSlug(tx: DbOrTx, name: string): Promise<string> {
   return free;
 }
 
-function toView(row: ProjectRow, role: ProjectRole, counts: ProjectCounts | undefined): ProjectView {
+function toView(row: ProjectRow, role: ProjectRole, counts: ProjectCounts | undefined): Project {
   return {
     id: row.id,
     name: row.name,

@@ -49,3 +49,7 @@ export const deletedSshKeySchema = z.object({
     .min(0)
     .describe('Live servers created with the key. Deleting a key does not remove it from servers that already trust it'),
 });
+
+export type SshKey = z.infer<typeof sshKeySchema>;
+export type GeneratedSshKey = z.infer<typeof generatedSshKeySchema>;
+export type DeletedSshKey = z.infer<typeof deletedSshKeySchema>;

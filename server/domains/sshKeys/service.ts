@@ -7,23 +7,11 @@ import { getConfig } from '../../platform/config';
 import { AppError } from '../../platform/errors';
 import { emit } from '../../platform/events';
 import { consumeRateLimit } from '../../platform/rateLimit';
-import type { SshKeyType } from './schema';
+import type { DeletedSshKey, GeneratedSshKey, SshKey } from './schema';
 import { generateEd25519KeyPair, parsePublicKey, type ParsedPublicKey } from './keyFormat';
 
 /** Key generation per project per hour: generating is cheap for us, but it is a key factory for anyone holding a token. */
 export const SSH_KEY_GENERATIONS_PER_HOUR = 10;
-
-export interface SshKeyView {
-  id: string;
-  organizationId: string;
-  name: string;
-  publicKey: string;
-  fingerprint: string;
-  keyType: SshKeyType;
-  bits: number;
-  createdAt: string;
-  updatedAt: string;
-}
 
 type SshKeyRow = typeof sshKeys.$inferSelect;
 
@@ -33,14 +21,14 @@ export function sshKeyDocsUrl(): string {
 }
 
 /** The project's keys, newest first. */
-export async function listSshKeys(projectId: string): Promise<SshKeyView[]> {
+export async function listSshKeys(projectId: string): Promise<SshKey[]> {
   const db = await getDb();
   const rows = await db.select().from(sshKeys).where(eq(sshKeys.projectId, projectId)).orderBy(desc(sshKeys.createdAt), desc(sshKeys.id));
   return rows.map(toView);
 }
 
 /** Registers a pasted public key; the same key (by fingerprint) twice in a project is a 409 naming the first. */
-export async function addSshKey(projectId: string, actorUserId: string, name: string, publicKey: string): Promise<SshKeyView> {
+export async function addSshKey(projectId: string, actorUserId: string, name: string, publicKey: string): Promise<SshKey> {
   return insertKey(projectId, actorUserId, name, parsePublicKey(publicKey));
 }
 
@@ -48,7 +36,7 @@ export async function addSshKey(projectId: string, actorUserId: string, name: st
  * Makes an ed25519 pair and registers its public half. The private half is only in the return
  * value: it is never written anywhere, and the logger redacts `privateKey` fields.
  */
-export async function generateSshKey(projectId: string, actorUserId: string, name: string): Promise<SshKeyView & { privateKey: string }> {
+export async function generateSshKey(projectId: string, actorUserId: string, name: string): Promise<GeneratedSshKey> {
   await consumeRateLimit({ key: `ssh-key-generate:project:${projectId}`, limit: SSH_KEY_GENERATIONS_PER_HOUR, windowSeconds: 3600 });
   const pair = generateEd25519KeyPair(name);
   const view = await insertKey(projectId, actorUserId, name, pair.publicKey);
@@ -56,7 +44,7 @@ export async function generateSshKey(projectId: string, actorUserId: string, nam
 }
 
 /** Removes the key from the project; servers that trust it keep trusting it, and the answer says how many. */
-export async function deleteSshKey(projectId: string, sshKeyId: string, actorUserId: string): Promise<{ stillAuthorisedOn: number }> {
+export async function deleteSshKey(projectId: string, sshKeyId: string, actorUserId: string): Promise<DeletedSshKey> {
   const db = await getDb();
   return db.transaction(async (tx) => {
     const [deleted] = await tx
@@ -70,7 +58,7 @@ export async function deleteSshKey(projectId: string, sshKeyId: string, actorUse
   });
 }
 
-async function insertKey(projectId: string, actorUserId: string, name: string, key: ParsedPublicKey): Promise<SshKeyView> {
+async function insertKey(projectId: string, actorUserId: string, name: string, key: ParsedPublicKey): Promise<SshKey> {
   const db = await getDb();
   await refuseDuplicate(db, projectId, key.fingerprint);
   const now = new Date();
@@ -121,7 +109,7 @@ async function liveServersTrusting(db: DbOrTx, sshKeyId: string): Promise<number
   return row?.n ?? 0;
 }
 
-function toView(row: SshKeyRow): SshKeyView {
+function toView(row: SshKeyRow): SshKey {
   return {
     id: row.id,
     organizationId: row.projectId,
