@@ -174,7 +174,9 @@ function KeyList({ projectId, onCreate }: { projectId: string; onCreate: () => v
 }
 
 function ExpiryBadge({ expiresAt }: { expiresAt: string }) {
-  const expired = new Date(expiresAt).getTime() <= Date.now();
+  // Judged when the badge mounts (render must stay pure): a key that expires while the page is open shows so on the next visit.
+  const [mountedAt] = useState(Date.now);
+  const expired = new Date(expiresAt).getTime() <= mountedAt;
   return (
     <Badge tone={expired ? 'danger' : 'neutral'} title={formatDateTime(expiresAt)}>
       {expired ? 'Expired' : formatDate(expiresAt)}
