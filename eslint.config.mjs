@@ -91,6 +91,8 @@ export default defineConfig(
       'e2e/screenshots/**',
       'bench/.output/**',
       '.scratch/**',
+      '.stryker-tmp/**',
+      'reports/**',
       'next-env.d.ts',
       // Boundary-test fixtures break the rules on purpose; the test lints them at virtual paths.
       'test/lint/fixtures/**',

@@ -38,10 +38,16 @@ export async function createRequestContext(
   return { actor, requestId, ip, transport, crossSiteWrite, log: getLogger().child({ reqId: requestId }) };
 }
 
-/** HTML forms can only POST url-encoded or multipart bodies; a JSON body plus our own Origin rules them out. */
+/** The body types a cross-site page can send without a CORS preflight (HTML forms among them). */
+const CROSS_SITE_BODY_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
+
+/**
+ * A body type that only a preflighted request can carry (JSON, or an octet-stream upload to a raw
+ * route) plus our own Origin rules out requests forged by another site.
+ */
 function isSameOriginWrite(method: string, headers: HeaderSource): boolean {
-  const contentType = headers.get('content-type') ?? '';
-  if (method.toUpperCase() !== 'DELETE' && !contentType.toLowerCase().startsWith('application/json')) return false;
+  const contentType = (headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (method.toUpperCase() !== 'DELETE' && (contentType === '' || CROSS_SITE_BODY_TYPES.includes(contentType))) return false;
   const origin = headers.get('origin');
   if (!origin) return false;
   const allowed = new URL(getConfig().APP_URL).origin;

@@ -25,7 +25,7 @@ export function requireSignedIn(ctx: RequestContext, rules: AccessRules): Signed
   if (actor.kind === 'anonymous') throw new AppError('UNAUTHORIZED', 'Authentication required: send an API key or sign in');
   if (actor.kind === 'invalid') throw new AppError('UNAUTHORIZED', actor.reason);
   if (ctx.crossSiteWrite) {
-    throw new AppError('FORBIDDEN', 'Cookie-authenticated writes need a same-origin Origin header and a JSON body');
+    throw new AppError('FORBIDDEN', 'Cookie-authenticated writes need a same-origin Origin header and a JSON (or, for uploads, octet-stream) body');
   }
   if (actor.kind === 'apiKey') {
     if (rules.sessionOnly) throw new AppError('FORBIDDEN', 'This operation requires a signed-in session; API keys cannot call it');

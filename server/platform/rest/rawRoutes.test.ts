@@ -111,6 +111,25 @@ describe('raw /v1 routes', () => {
     expect(elsewhere.status).toBe(403);
   });
 
+  it('take uploads from the panel’s session only from our origin, in a body type forms cannot send', async () => {
+    const owner = await createUser();
+    const { projectId } = await createProject(owner);
+    const upload = (headers: Record<string, string>) =>
+      call('PUT', `/projects/${projectId}/files/c.txt`, { headers: { cookie: owner.cookie, ...headers }, body: 'from the panel' });
+    expect((await upload({ origin: ORIGIN, 'content-type': 'application/octet-stream' })).status).toBe(204);
+    expect(seen.at(-1)).toMatchObject({ route: 'upload', body: 'from the panel', project: projectId });
+    const forgeries: Record<string, string>[] = [
+      { origin: 'https://evil.example', 'content-type': 'application/octet-stream' },
+      { origin: ORIGIN, 'content-type': 'text/plain' },
+      { origin: ORIGIN, 'content-type': 'multipart/form-data; boundary=x' },
+      { 'content-type': 'application/octet-stream' },
+    ];
+    for (const forged of forgeries) {
+      const res = await upload(forged);
+      expect(res.status, JSON.stringify(forged)).toBe(403);
+    }
+  });
+
   it('stream their answers', async () => {
     const owner = await createUser();
     const { projectId } = await createProject(owner);

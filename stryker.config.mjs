@@ -1,0 +1,15 @@
+// @ts-check
+// Run with TEST_DATABASE_URL set to a PostgreSQL server: the rate-limit tests create a database per
+// run, and for every mutant that is much faster on a server than migrating an in-memory PGlite.
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.mutation.config.ts' },
+  mutate: ['server/platform/auth/scopes.ts', 'server/platform/auth/roles.ts', 'server/platform/auth/access.ts', 'server/platform/rateLimit.ts'],
+  coverageAnalysis: 'perTest',
+  thresholds: { high: 95, low: 90, break: 90 },
+  reporters: ['clear-text', 'progress'],
+  tempDirName: '.stryker-tmp',
+  // Build output and local data are large and no test reads them; copying them only slows the sandbox.
+  ignorePatterns: ['/.next', '/dist', '/dist.building-*', '/.data', '/e2e', '/test-results', '/bench/.output', '/.scratch'],
+};

@@ -1,0 +1,29 @@
+import { defineConfig } from 'vitest/config';
+
+// Only the tests that guard the mutated files (see stryker.config.mjs): Stryker reruns them for every
+// mutant, so the pure ones skip test/setup.ts, which creates and migrates a database per file.
+export default defineConfig({
+  resolve: { alias: { '@': import.meta.dirname } },
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    env: { LOG_LEVEL: 'silent', NODE_ENV: 'test', NEXT_TELEMETRY_DISABLED: '1' },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'auth',
+          include: ['server/platform/auth/scopes.test.ts', 'server/platform/auth/roles.test.ts', 'server/platform/auth/access.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'rate-limit',
+          include: ['server/platform/rateLimit.test.ts'],
+          setupFiles: ['test/setup.ts'],
+        },
+      },
+    ],
+  },
+});
