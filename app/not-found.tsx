@@ -9,7 +9,11 @@ export default function NotFound() {
           icon="folder"
           title="Page not found"
           description="The address may be mistyped, or the page has moved."
-          action={<ButtonLink href="/projects" variant="primary">Go to your projects</ButtonLink>}
+          action={
+            <ButtonLink href="/projects" variant="primary">
+              Go to your projects
+            </ButtonLink>
+          }
         />
       </div>
     </main>

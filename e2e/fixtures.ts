@@ -59,7 +59,10 @@ export async function newestMail(browser: Browser, to: string): Promise<MailboxM
       await page.goto(`/dev/mailbox?to=${encodeURIComponent(to)}`);
       await expect(message).toBeVisible({ timeout: 1000 });
     }).toPass({ timeout: 15_000 });
-    const links = await message.getByTestId('mail-text').locator('a').evaluateAll((anchors) => anchors.map((a) => (a as HTMLAnchorElement).href));
+    const links = await message
+      .getByTestId('mail-text')
+      .locator('a')
+      .evaluateAll((anchors) => anchors.map((a) => (a as HTMLAnchorElement).href));
     return {
       subject: (await message.getByTestId('mail-subject').textContent()) ?? '',
       text: (await message.getByTestId('mail-text').textContent()) ?? '',

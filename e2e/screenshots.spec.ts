@@ -129,7 +129,10 @@ test('screenshots of the main pages at desktop and phone width', async ({ page, 
   await page.goto(`/projects/${projectId}/servers/${web1.id}`);
   await capture(page, 'server-detail', page.getByTestId('ssh-command'));
   await page.getByRole('button', { name: 'Delete server' }).click();
-  await page.getByRole('alertdialog').getByLabel(/to confirm/).fill('web-');
+  await page
+    .getByRole('alertdialog')
+    .getByLabel(/to confirm/)
+    .fill('web-');
   await capture(page, 'server-delete-dialog', page.getByRole('alertdialog'), { fullPage: false });
   await page.keyboard.press('Escape');
 

@@ -49,7 +49,11 @@ export async function addSshKeyViaApi(page: Page, projectId: string, name: strin
   return key.id;
 }
 
-export async function createServerViaApi(page: Page, projectId: string, server: { name: string; region: string; slug: string; sshKeyIds: string[] }): Promise<void> {
+export async function createServerViaApi(
+  page: Page,
+  projectId: string,
+  server: { name: string; region: string; slug: string; sshKeyIds: string[] },
+): Promise<void> {
   await apiWrite(page, 'post', `/v1/projects/${projectId}/servers`, { ...server, provider: 'infra' });
 }
 

@@ -147,7 +147,10 @@ test('an SSH key still trusted by a server says so when deleted; a generated key
 
   await page.goto(`/projects/${projectId}/ssh-keys`);
   await page.getByRole('button', { name: 'Delete CI deploys' }).click();
-  await page.getByRole('alertdialog', { name: /Delete SSH key/ }).getByRole('button', { name: 'Delete key' }).click();
+  await page
+    .getByRole('alertdialog', { name: /Delete SSH key/ })
+    .getByRole('button', { name: 'Delete key' })
+    .click();
   const result = page.getByRole('dialog', { name: /SSH key .CI deploys. deleted/ });
   await expect(result.getByText('Still accepted by 1 server')).toBeVisible();
   await result.getByRole('button', { name: 'Done' }).click();

@@ -13,8 +13,7 @@ export async function databaseFingerprint(): Promise<Record<string, string>> {
   const columns = (await db.execute(sql`
     select table_name, column_name from information_schema.columns
     where table_schema = 'public' order by table_name, ordinal_position`)) as unknown as
-    | { rows: { table_name: string; column_name: string }[] }
-    | { table_name: string; column_name: string }[];
+    { rows: { table_name: string; column_name: string }[] } | { table_name: string; column_name: string }[];
   const list = Array.isArray(columns) ? columns : columns.rows;
   const byTable = new Map<string, string[]>();
   for (const { table_name, column_name } of list) {
@@ -24,7 +23,9 @@ export async function databaseFingerprint(): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const [table, cols] of byTable) {
     const result = (await db.execute(
-      sql.raw(`select count(*)::text as n, coalesce(md5(string_agg(concat_ws('|', ${cols.join(', ')}), ',' order by concat_ws('|', ${cols.join(', ')}))), '') as h from "${table}"`),
+      sql.raw(
+        `select count(*)::text as n, coalesce(md5(string_agg(concat_ws('|', ${cols.join(', ')}), ',' order by concat_ws('|', ${cols.join(', ')}))), '') as h from "${table}"`,
+      ),
     )) as unknown as { rows: { n: string; h: string }[] } | { n: string; h: string }[];
     const row = Array.isArray(result) ? result[0] : result.rows[0];
     out[table] = `${row?.n}:${row?.h}`;

@@ -69,7 +69,12 @@ export function CreateApiKeyDialog({
   }
 
   return (
-    <Dialog open={open} onClose={close} title="Create an API key" description="A key reaches only this project and can do only what its scopes allow, with your role in the project.">
+    <Dialog
+      open={open}
+      onClose={close}
+      title="Create an API key"
+      description="A key reaches only this project and can do only what its scopes allow, with your role in the project."
+    >
       <form className="form" onSubmit={onSubmit} noValidate>
         {form.formError ? <Alert tone="danger">{form.formError}</Alert> : null}
         <div className="form-grid">

@@ -71,9 +71,7 @@ export function ScopePicker({ value, onChange, error }: { value: ReadonlySet<Sco
             <tbody>
               {PICKABLE_RESOURCES.map((resource) => (
                 <tr key={resource}>
-                  <th scope="row">
-                    {SCOPE_RESOURCE_LABELS[resource]}
-                  </th>
+                  <th scope="row">{SCOPE_RESOURCE_LABELS[resource]}</th>
                   {DIRECTIONS.map((direction) => {
                     const scope: Scope = `${resource}:${direction}`;
                     return (

@@ -45,14 +45,7 @@ export function SignupForm({ callbackUrl }: { callbackUrl: string }) {
       {form.formError ? <Alert tone="danger">{form.formError}</Alert> : null}
       <Input label="Full name" name="name" autoComplete="name" autoFocus error={form.errors.name} />
       <Input label="Work email" name="email" type="email" autoComplete="email" error={form.errors.email} />
-      <Input
-        label="Password"
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        error={form.errors.password}
-        hint="At least 10 characters."
-      />
+      <Input label="Password" name="password" type="password" autoComplete="new-password" error={form.errors.password} hint="At least 10 characters." />
       <SubmitButton variant="primary" block loading={createAccount.isPending || signingIn}>
         Create account
       </SubmitButton>

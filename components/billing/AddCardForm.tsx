@@ -58,7 +58,10 @@ const MONTHS: readonly SelectOption[] = [
 
 function yearOptions(): SelectOption[] {
   const first = new Date().getUTCFullYear();
-  return [{ value: '', label: 'Year' }, ...Array.from({ length: YEARS_AHEAD + 1 }, (_, index) => ({ value: String(first + index), label: String(first + index) }))];
+  return [
+    { value: '', label: 'Year' },
+    ...Array.from({ length: YEARS_AHEAD + 1 }, (_, index) => ({ value: String(first + index), label: String(first + index) })),
+  ];
 }
 
 /** "4242424242424242" → "4242 4242 4242 4242"; anything but digits is dropped. */

@@ -22,11 +22,7 @@ export function BillingPage() {
   const project = useProject();
   return (
     <main className="page">
-      <PageHeader
-        eyebrow={project.name}
-        title="Billing"
-        description="Who pays for this project, the cards on file, invoices and what each month has cost."
-      />
+      <PageHeader eyebrow={project.name} title="Billing" description="Who pays for this project, the cards on file, invoices and what each month has cost." />
       {hasRole(project, 'admin') ? <BillingSections project={project} /> : <OwnersAndAdminsOnly project={project} />}
     </main>
   );
@@ -57,7 +53,15 @@ function BillingSections({ project }: { project: Project }) {
     const { code, message } = appErrorOf(overview.error);
     if (code === 'FORBIDDEN') return <OwnersAndAdminsOnly project={project} />;
     return (
-      <Alert tone="danger" title="Billing could not be loaded" action={<Button size="sm" onClick={() => overview.refetch()}>Try again</Button>}>
+      <Alert
+        tone="danger"
+        title="Billing could not be loaded"
+        action={
+          <Button size="sm" onClick={() => overview.refetch()}>
+            Try again
+          </Button>
+        }
+      >
         {message}
       </Alert>
     );

@@ -119,7 +119,13 @@ function InvoiceDialog({
             Close
           </Button>
           {data?.status === 'failed' ? (
-            <Button variant="primary" onClick={() => payment.pay(data.id)} loading={payment.pending} disabled={!card} title={card ? `Charges ${cardLabel(card)}` : 'Add a card first'}>
+            <Button
+              variant="primary"
+              onClick={() => payment.pay(data.id)}
+              loading={payment.pending}
+              disabled={!card}
+              title={card ? `Charges ${cardLabel(card)}` : 'Add a card first'}
+            >
               Pay now
             </Button>
           ) : null}
@@ -133,7 +139,15 @@ function InvoiceDialog({
           <Skeleton height={18} width="60%" />
         </div>
       ) : invoice.isError ? (
-        <Alert tone="danger" title="The invoice could not be loaded" action={<Button size="sm" onClick={() => invoice.refetch()}>Try again</Button>}>
+        <Alert
+          tone="danger"
+          title="The invoice could not be loaded"
+          action={
+            <Button size="sm" onClick={() => invoice.refetch()}>
+              Try again
+            </Button>
+          }
+        >
           {errorMessage(invoice.error)}
         </Alert>
       ) : (
@@ -198,7 +212,9 @@ function InvoiceLines({ invoice }: { invoice: InvoiceWithLines }) {
         <dt>Subtotal</dt>
         <dd>{money(invoice.subtotal)}</dd>
         <dt>Tax</dt>
-        <dd title={invoice.tax === null ? 'The card had no country, so the tax location was unknown' : undefined}>{invoice.tax === null ? '—' : money(invoice.tax)}</dd>
+        <dd title={invoice.tax === null ? 'The card had no country, so the tax location was unknown' : undefined}>
+          {invoice.tax === null ? '—' : money(invoice.tax)}
+        </dd>
         <dt>Credit applied</dt>
         <dd>{invoice.creditApplied > 0 ? `−${money(invoice.creditApplied)}` : money(0)}</dd>
         <dt className={styles.totalRow}>Total</dt>

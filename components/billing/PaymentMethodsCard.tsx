@@ -64,7 +64,13 @@ export function PaymentMethodsCard({ projectId, overview, isBiller }: { projectI
         isBiller ? (
           <div className={styles.cardActions}>
             {card.isDefault ? null : (
-              <Button size="sm" variant="ghost" onClick={() => setDefault(card)} disabled={makeDefault.isPending} aria-label={`Make ${cardLabel(card)} the default`}>
+              <Button
+                size="sm"
+                variant="ghost"
+                onClick={() => setDefault(card)}
+                disabled={makeDefault.isPending}
+                aria-label={`Make ${cardLabel(card)} the default`}
+              >
                 Make default
               </Button>
             )}

@@ -88,7 +88,11 @@ function MemberList({ project }: { project: Project }) {
             <div className="cell-primary row" style={{ gap: 6 }}>
               {member.name}
               {member.userId === me.id ? <Badge tone="accent">You</Badge> : null}
-              {member.isBiller ? <Badge tone="success" title="Their saved card pays for this project">Biller</Badge> : null}
+              {member.isBiller ? (
+                <Badge tone="success" title="Their saved card pays for this project">
+                  Biller
+                </Badge>
+              ) : null}
             </div>
             <div className="cell-sub">{member.email}</div>
           </div>
@@ -133,7 +137,11 @@ function MemberList({ project }: { project: Project }) {
 
   return (
     <>
-      <Card flush title="People with access" description={members.data ? `${members.data.length} ${members.data.length === 1 ? 'member' : 'members'}` : undefined}>
+      <Card
+        flush
+        title="People with access"
+        description={members.data ? `${members.data.length} ${members.data.length === 1 ? 'member' : 'members'}` : undefined}
+      >
         <DataList
           label="Members"
           query={members}

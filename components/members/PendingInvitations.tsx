@@ -27,7 +27,11 @@ export function PendingInvitations({ projectId }: { projectId: string }) {
     { header: 'Email', cell: (invitation) => <span className="cell-primary">{invitation.email}</span> },
     { header: 'Role', cell: (invitation) => <Badge>{ROLE_LABELS[invitation.role]}</Badge> },
     { header: 'Invited by', className: 'hide-sm', cell: (invitation) => invitation.invitedBy.name },
-    { header: 'Expires', className: 'hide-xs', cell: (invitation) => <span title={formatDate(invitation.expiresAt)}>{formatRelative(invitation.expiresAt)}</span> },
+    {
+      header: 'Expires',
+      className: 'hide-xs',
+      cell: (invitation) => <span title={formatDate(invitation.expiresAt)}>{formatRelative(invitation.expiresAt)}</span>,
+    },
     {
       header: <span className="visually-hidden">Actions</span>,
       className: 'cell-actions',
@@ -47,7 +51,13 @@ export function PendingInvitations({ projectId }: { projectId: string }) {
           query={invitations}
           columns={columns}
           rowKey={(invitation) => invitation.id}
-          empty={<EmptyState icon="mail" title="No pending invitations" description="Invitations you send appear here until they are accepted, rejected or expire." />}
+          empty={
+            <EmptyState
+              icon="mail"
+              title="No pending invitations"
+              description="Invitations you send appear here until they are accepted, rejected or expire."
+            />
+          }
         />
       </Card>
       <RevokeInvitationDialog projectId={projectId} invitation={revoking} onClose={() => setRevoking(null)} />

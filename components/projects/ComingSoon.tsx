@@ -18,9 +18,7 @@ export function ComingSoon({ area }: { area: ResourceArea }) {
             <Icon name={area.icon} size={22} />
           </span>
           <h2>This area is coming soon</h2>
-          <p className="empty-description">
-            This area of the panel is being built. When it arrives you will be able to:
-          </p>
+          <p className="empty-description">This area of the panel is being built. When it arrives you will be able to:</p>
           <ul className="coming-soon-list">
             {area.capabilities.map((capability) => (
               <li key={capability}>

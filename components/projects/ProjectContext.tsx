@@ -48,7 +48,15 @@ export function ProjectGate({ projectRef, children }: { projectRef: string; chil
     }
     return (
       <div className="page">
-        <Alert tone="danger" title="The project could not be loaded" action={<Button size="sm" onClick={() => query.refetch()}>Try again</Button>}>
+        <Alert
+          tone="danger"
+          title="The project could not be loaded"
+          action={
+            <Button size="sm" onClick={() => query.refetch()}>
+              Try again
+            </Button>
+          }
+        >
           {message}
         </Alert>
       </div>

@@ -134,7 +134,15 @@ function Wizard() {
         description="A LAMP server billed monthly to this project. Today you pay for the rest of this month only."
       />
       {catalogError ? (
-        <Alert tone="danger" title="The catalogue could not be loaded" action={<Button size="sm" onClick={() => void Promise.all([regions.refetch(), sizes.refetch(), oneClicks.refetch()])}>Try again</Button>}>
+        <Alert
+          tone="danger"
+          title="The catalogue could not be loaded"
+          action={
+            <Button size="sm" onClick={() => void Promise.all([regions.refetch(), sizes.refetch(), oneClicks.refetch()])}>
+              Try again
+            </Button>
+          }
+        >
           {errorMessage(catalogError)}
         </Alert>
       ) : (
@@ -316,7 +324,11 @@ function LampImage({ lamp, loading }: { lamp: OneClick | undefined; loading: boo
           <Badge tone="accent">Type LAMP</Badge>
         </div>
         {lamp ? <span className="secondary">{lamp.description}</span> : null}
-        {lamp ? <span className="muted" style={{ fontSize: 13 }}>Needs at least {lamp.minDiskGb} GB of disk.</span> : null}
+        {lamp ? (
+          <span className="muted" style={{ fontSize: 13 }}>
+            Needs at least {lamp.minDiskGb} GB of disk.
+          </span>
+        ) : null}
       </div>
     </div>
   );
@@ -339,7 +351,13 @@ function KeyPicker({ projectId, value, onToggle }: { projectId: string; value: R
             <div className={styles.keyList} role="group" aria-label="SSH keys">
               {items.map((key) => (
                 <label key={key.id} className={styles.keyRow}>
-                  <input type="checkbox" name="sshKeyIds" value={key.id} checked={value.has(key.id)} onChange={(event) => onToggle(key.id, event.target.checked)} />
+                  <input
+                    type="checkbox"
+                    name="sshKeyIds"
+                    value={key.id}
+                    checked={value.has(key.id)}
+                    onChange={(event) => onToggle(key.id, event.target.checked)}
+                  />
                   <span className={styles.optionBody}>
                     <span className={styles.optionTitle}>{key.name}</span>
                     <span className={styles.fingerprint}>{key.fingerprint}</span>

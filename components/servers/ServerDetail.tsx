@@ -62,10 +62,23 @@ export function ServerDetail({ serverId }: { serverId: string }) {
       <main className="page">
         {code === 'NOT_FOUND' ? (
           <div className="card">
-            <EmptyState icon="server" title="Server not found" description="It does not exist in this project, or it was deleted." action={<ButtonLink href={listPath}>Back to servers</ButtonLink>} />
+            <EmptyState
+              icon="server"
+              title="Server not found"
+              description="It does not exist in this project, or it was deleted."
+              action={<ButtonLink href={listPath}>Back to servers</ButtonLink>}
+            />
           </div>
         ) : (
-          <Alert tone="danger" title="The server could not be loaded" action={<Button size="sm" onClick={() => server.refetch()}>Try again</Button>}>
+          <Alert
+            tone="danger"
+            title="The server could not be loaded"
+            action={
+              <Button size="sm" onClick={() => server.refetch()}>
+                Try again
+              </Button>
+            }
+          >
             {message}
           </Alert>
         )}
@@ -277,7 +290,16 @@ function RenameCard({ server }: { server: ServerWithKeys }) {
             </Alert>
           ) : null}
           <div className={styles.renameRow}>
-            <Input key={server.name} label="Name" name="name" defaultValue={server.name} maxLength={63} autoComplete="off" spellCheck={false} error={form.errors.name} />
+            <Input
+              key={server.name}
+              label="Name"
+              name="name"
+              defaultValue={server.name}
+              maxLength={63}
+              autoComplete="off"
+              spellCheck={false}
+              error={form.errors.name}
+            />
             <SubmitButton loading={rename.isPending}>Rename</SubmitButton>
           </div>
         </div>

@@ -78,7 +78,15 @@ function GenerateForm({ projectId, onCancel, onGenerated }: { projectId: string;
           ) : null}
         </Alert>
       ) : null}
-      <Input label="Name" name="name" placeholder="Deploy key" maxLength={100} autoFocus error={form.errors.name} hint="Also written as the comment of both halves of the key." />
+      <Input
+        label="Name"
+        name="name"
+        placeholder="Deploy key"
+        maxLength={100}
+        autoFocus
+        error={form.errors.name}
+        hint="Also written as the comment of both halves of the key."
+      />
       <div className="form-actions" style={{ justifyContent: 'flex-end' }}>
         <Button variant="ghost" onClick={onCancel}>
           Cancel

@@ -25,13 +25,7 @@ export function Button({
   ...rest
 }: ButtonStyle & { loading?: boolean } & ButtonHTMLAttributes<HTMLButtonElement>) {
   return (
-    <button
-      type={type}
-      className={buttonClass({ variant, size, block }, className)}
-      disabled={disabled || loading}
-      aria-busy={loading || undefined}
-      {...rest}
-    >
+    <button type={type} className={buttonClass({ variant, size, block }, className)} disabled={disabled || loading} aria-busy={loading || undefined} {...rest}>
       {loading ? <span className="spinner" aria-hidden /> : null}
       {children}
     </button>

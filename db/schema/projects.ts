@@ -22,8 +22,5 @@ export const projects = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [
-    uniqueIndex('projects_slug_key').on(t.slug),
-    uniqueIndex('projects_creator_name_key').on(t.createdByUserId, sql`lower(${t.name})`),
-  ],
+  (t) => [uniqueIndex('projects_slug_key').on(t.slug), uniqueIndex('projects_creator_name_key').on(t.createdByUserId, sql`lower(${t.name})`)],
 );

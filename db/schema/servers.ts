@@ -52,9 +52,13 @@ export const servers = pgTable(
     terminatedAt: timestamp('terminated_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
-    uniqueIndex('servers_project_live_name_key').on(t.projectId, t.name).where(sql`${t.terminatedAt} is null`),
+    uniqueIndex('servers_project_live_name_key')
+      .on(t.projectId, t.name)
+      .where(sql`${t.terminatedAt} is null`),
     index('servers_project_created_idx').on(t.projectId, t.createdAt),
-    index('servers_provisioning_idx').on(t.status).where(sql`${t.terminatedAt} is null`),
+    index('servers_provisioning_idx')
+      .on(t.status)
+      .where(sql`${t.terminatedAt} is null`),
   ],
 );
 

@@ -31,7 +31,11 @@ export async function loadPayer(db: DbOrTx, projectId: string): Promise<ProjectP
  * The payer, refusing with the SPEC's 402 codes when no usable card is saved: the biller is told
  * to add one (ORG_PAYMENT_METHOD_REQUIRED), anyone else that the biller must (BILLER_…).
  */
-export async function requireChargeablePayer(db: DbOrTx, projectId: string, actorUserId: string): Promise<ProjectPayer & { customerId: string; defaultCard: SavedCard }> {
+export async function requireChargeablePayer(
+  db: DbOrTx,
+  projectId: string,
+  actorUserId: string,
+): Promise<ProjectPayer & { customerId: string; defaultCard: SavedCard }> {
   const payer = await loadPayer(db, projectId);
   if (payer.customerId && payer.defaultCard) return payer as ProjectPayer & { customerId: string; defaultCard: SavedCard };
   if (actorUserId === payer.billerUserId) {

@@ -29,7 +29,12 @@ describe('a crash between charge and commit', () => {
 
     const recovered = run('recover', before.purchaseId);
     expect(recovered.status, recovered.stderr).toBe(0);
-    const after = JSON.parse(recovered.stdout.trim()) as { settled: number; status: string; charge: { chargeId: string; amount: number; amountRefunded: number }; billingItems: number };
+    const after = JSON.parse(recovered.stdout.trim()) as {
+      settled: number;
+      status: string;
+      charge: { chargeId: string; amount: number; amountRefunded: number };
+      billingItems: number;
+    };
     expect(after.settled).toBeGreaterThanOrEqual(1);
     expect(after.status).toBe('refunded');
     expect(after.charge.chargeId).toBe(before.chargeId);

@@ -7,7 +7,15 @@ import { closeMonthForAllProjects, closeMonthForProject } from './monthlyClose';
 import { endBillingItem, purchaseCreation } from './purchases';
 import { getDb } from '../../db';
 
-type Invoice = { id: string; period: string; status: string; total: number; subtotal: number; creditApplied: number; lines?: Array<{ amount: number; description: string }> };
+type Invoice = {
+  id: string;
+  period: string;
+  status: string;
+  total: number;
+  subtotal: number;
+  creditApplied: number;
+  lines?: Array<{ amount: number; description: string }>;
+};
 
 async function projectWithWidgets(card: string, monthlies: number[]) {
   const owner = await createUser();

@@ -48,7 +48,10 @@ export async function closeMonthForProject(projectId: string, now = new Date()):
 /** Charges a failed invoice again with the biller's current default card; paying it unblocks the project. */
 export async function retryInvoice(projectId: string, invoiceId: string): Promise<InvoiceRow> {
   const db = await getDb();
-  const [invoice] = await db.select().from(invoices).where(and(eq(invoices.id, invoiceId), eq(invoices.projectId, projectId)));
+  const [invoice] = await db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.id, invoiceId), eq(invoices.projectId, projectId)));
   if (!invoice) throw new AppError('NOT_FOUND', 'Invoice not found');
   if (invoice.status === 'paid') throw new AppError('CONFLICT', 'This invoice is already paid');
   return collectInvoice(invoice, `invoice:${invoice.id}:attempt:${invoice.attempts + 1}`);
@@ -58,7 +61,10 @@ async function openInvoice(projectId: string, now: Date): Promise<InvoiceRow | n
   const db = await getDb();
   const period = monthKeyOf(now);
   const periodStart = billingPeriodOf(now).start;
-  const [existing] = await db.select().from(invoices).where(and(eq(invoices.projectId, projectId), eq(invoices.period, period)));
+  const [existing] = await db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.projectId, projectId), eq(invoices.period, period)));
   if (existing) return existing;
   const payer = await loadPayer(db, projectId);
   try {
@@ -78,9 +84,18 @@ async function openInvoice(projectId: string, now: Date): Promise<InvoiceRow | n
         .insert(invoices)
         .values({ id, projectId, period, subtotal, tax, creditApplied, total: gross - creditApplied, currency: getConfig().BILLING_CURRENCY })
         .returning();
-      await tx.insert(invoiceLines).values(
-        items.map((item) => ({ id: newId('il'), invoiceId: id, billingItemId: item.id, category: item.category, description: item.description, amount: item.monthly })),
-      );
+      await tx
+        .insert(invoiceLines)
+        .values(
+          items.map((item) => ({
+            id: newId('il'),
+            invoiceId: id,
+            billingItemId: item.id,
+            category: item.category,
+            description: item.description,
+            amount: item.monthly,
+          })),
+        );
       if (creditApplied > 0) {
         await tx.insert(creditEntries).values({ id: newId('cre'), projectId, amount: -creditApplied, reason: `Applied to invoice ${period}`, invoiceId: id });
       }
@@ -88,7 +103,10 @@ async function openInvoice(projectId: string, now: Date): Promise<InvoiceRow | n
     });
   } catch (err) {
     if (isUniqueViolation(err, 'invoices_project_period_key')) {
-      const [raced] = await db.select().from(invoices).where(and(eq(invoices.projectId, projectId), eq(invoices.period, period)));
+      const [raced] = await db
+        .select()
+        .from(invoices)
+        .where(and(eq(invoices.projectId, projectId), eq(invoices.period, period)));
       return raced ?? null;
     }
     throw err;
@@ -144,7 +162,13 @@ async function collectInvoice(invoice: InvoiceRow, idempotencyKey: string): Prom
       .update(projects)
       .set({ blockedAt: now, blockedReason: `Unpaid invoice for ${invoice.period}` })
       .where(and(eq(projects.id, invoice.projectId), isNull(projects.blockedAt)));
-    await emit(tx, invoice.projectId, 'invoice.payment_failed', { invoiceId: invoice.id, period: invoice.period, amount: invoice.total, currency: invoice.currency, failureCode: outcome.failureCode });
+    await emit(tx, invoice.projectId, 'invoice.payment_failed', {
+      invoiceId: invoice.id,
+      period: invoice.period,
+      amount: invoice.total,
+      currency: invoice.currency,
+      failureCode: outcome.failureCode,
+    });
     return failed!;
   });
 }

@@ -28,7 +28,14 @@ describe('previewCreation', () => {
 
 describe('previewTierChange', () => {
   it('invoices the prorated difference of an upgrade', () => {
-    expect(previewTierChange(500, 2000, base)).toMatchObject({ direction: 'upgrade', subtotal: 750, dueToday: 750, creditBack: 0, currentMonthly: 500, monthly: 2000 });
+    expect(previewTierChange(500, 2000, base)).toMatchObject({
+      direction: 'upgrade',
+      subtotal: 750,
+      dueToday: 750,
+      creditBack: 0,
+      currentMonthly: 500,
+      monthly: 2000,
+    });
   });
 
   it('charges nothing on a downgrade and credits the prorated difference back', () => {

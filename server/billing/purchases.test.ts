@@ -50,7 +50,9 @@ describe('purchaseCreation', () => {
     await expectAppError(purchaseCreation(widgetPurchase(projectId, owner.id, 'w', 1000)), 'CARD_DECLINED');
     expect(await widgetsOf(projectId)).toHaveLength(0);
     expect(await queryRows(sql`select id from billing_items where project_id = ${projectId}`)).toHaveLength(0);
-    const [purchase] = await queryRows<{ status: string; failure_code: string }>(sql`select status, failure_code from purchases where project_id = ${projectId}`);
+    const [purchase] = await queryRows<{ status: string; failure_code: string }>(
+      sql`select status, failure_code from purchases where project_id = ${projectId}`,
+    );
     expect(purchase).toEqual({ status: 'failed', failure_code: 'card_declined' });
   });
 
@@ -95,7 +97,9 @@ describe('purchaseCreation', () => {
   it('records the charge in the project charge history of the month in progress', async () => {
     const { owner, projectId } = await paidProject();
     const receipt = await purchaseCreation(widgetPurchase(projectId, owner.id, 'w', 3100));
-    const history = (await api<{ resourceHistory: Array<{ other: number; inProgress: boolean }> }>('GET', `/v1/projects/${projectId}/stats`, { cookie: owner.cookie })).data.resourceHistory;
+    const history = (
+      await api<{ resourceHistory: Array<{ other: number; inProgress: boolean }> }>('GET', `/v1/projects/${projectId}/stats`, { cookie: owner.cookie })
+    ).data.resourceHistory;
     expect(history.at(-1)).toMatchObject({ inProgress: true, other: receipt.charged.subtotal });
   });
 });
@@ -105,7 +109,15 @@ describe('tier changes and credit', () => {
     const { owner, projectId } = await paidProject();
     const now = new Date('2026-04-16T00:00:00Z');
     const created = await purchaseCreation(widgetPurchase(projectId, owner.id, 'w', 4000, now));
-    const down = await purchaseTierChange({ projectId, actorUserId: owner.id, billingItemId: created.billingItemId, monthly: 1000, description: 'Widget w (small)', apply: async () => 'applied', now });
+    const down = await purchaseTierChange({
+      projectId,
+      actorUserId: owner.id,
+      billingItemId: created.billingItemId,
+      monthly: 1000,
+      description: 'Widget w (small)',
+      apply: async () => 'applied',
+      now,
+    });
     expect(down.preview).toMatchObject({ direction: 'downgrade', dueToday: 0, creditBack: 1500 });
     const overview = (await api<{ creditBalance: number }>('GET', `/v1/projects/${projectId}/billing`, { cookie: owner.cookie })).data;
     expect(overview.creditBalance).toBe(1500);
@@ -121,13 +133,29 @@ describe('tier changes and credit', () => {
     const { owner, projectId } = await paidProject();
     const now = new Date('2026-04-16T00:00:00Z');
     const created = await purchaseCreation(widgetPurchase(projectId, owner.id, 'w', 1000, now));
-    const up = await purchaseTierChange({ projectId, actorUserId: owner.id, billingItemId: created.billingItemId, monthly: 3000, description: 'Widget w (large)', apply: async () => 'applied', now });
+    const up = await purchaseTierChange({
+      projectId,
+      actorUserId: owner.id,
+      billingItemId: created.billingItemId,
+      monthly: 3000,
+      description: 'Widget w (large)',
+      apply: async () => 'applied',
+      now,
+    });
     expect(up.preview).toMatchObject({ direction: 'upgrade', subtotal: 1000, dueToday: 1000, creditBack: 0 });
 
     await queryRows(sql`update ledger_payment_methods set behaviour = 'attach_then_decline'`);
     let applied = false;
     await expectAppError(
-      purchaseTierChange({ projectId, actorUserId: owner.id, billingItemId: created.billingItemId, monthly: 9000, description: 'Widget w (huge)', apply: async () => void (applied = true), now }),
+      purchaseTierChange({
+        projectId,
+        actorUserId: owner.id,
+        billingItemId: created.billingItemId,
+        monthly: 9000,
+        description: 'Widget w (huge)',
+        apply: async () => void (applied = true),
+        now,
+      }),
       'CARD_DECLINED',
     );
     expect(applied).toBe(false);

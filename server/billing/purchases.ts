@@ -121,7 +121,10 @@ export interface TierChange<T> {
 export async function purchaseTierChange<T>(change: TierChange<T>): Promise<{ result: T; preview: TierChangePreview }> {
   const now = change.now ?? new Date();
   const db = await getDb();
-  const [item] = await db.select().from(billingItems).where(and(eq(billingItems.id, change.billingItemId), eq(billingItems.projectId, change.projectId)));
+  const [item] = await db
+    .select()
+    .from(billingItems)
+    .where(and(eq(billingItems.id, change.billingItemId), eq(billingItems.projectId, change.projectId)));
   if (!item || item.endedAt) throw new AppError('NOT_FOUND', 'Subscription item not found');
   if (change.monthly >= item.monthly) {
     const opened = await openPurchase(
@@ -151,7 +154,9 @@ export async function purchaseTierChange<T>(change: TierChange<T>): Promise<{ re
     const result = await change.apply(tx);
     await tx.update(billingItems).set({ monthly: change.monthly, description: change.description }).where(eq(billingItems.id, item.id));
     if (preview.creditBack > 0) {
-      await tx.insert(creditEntries).values({ id: newId('cre'), projectId: change.projectId, amount: preview.creditBack, reason: `Downgrade: ${change.description}` });
+      await tx
+        .insert(creditEntries)
+        .values({ id: newId('cre'), projectId: change.projectId, amount: preview.creditBack, reason: `Downgrade: ${change.description}` });
     }
     await emit(tx, change.projectId, 'subscription.downgraded', { billingItemId: item.id, creditBack: preview.creditBack, monthly: change.monthly });
     return { result, preview };
@@ -163,7 +168,14 @@ export async function endBillingItem(tx: Tx, projectId: string, resourceType: st
   await tx
     .update(billingItems)
     .set({ endedAt: now })
-    .where(and(eq(billingItems.projectId, projectId), eq(billingItems.resourceType, resourceType), eq(billingItems.resourceId, resourceId), isNull(billingItems.endedAt)));
+    .where(
+      and(
+        eq(billingItems.projectId, projectId),
+        eq(billingItems.resourceType, resourceType),
+        eq(billingItems.resourceId, resourceId),
+        isNull(billingItems.endedAt),
+      ),
+    );
 }
 
 export interface OpenedPurchase {
@@ -177,7 +189,10 @@ export interface OpenedPurchase {
 
 /** Step one: refuse blocked projects and missing cards, then record the purchase and reserve credit. */
 export async function openPurchase(
-  request: Pick<CreationPurchase<unknown>, 'projectId' | 'actorUserId' | 'resourceType' | 'resourceKey' | 'category' | 'description' | 'monthly' | 'assertAvailable'> & {
+  request: Pick<
+    CreationPurchase<unknown>,
+    'projectId' | 'actorUserId' | 'resourceType' | 'resourceKey' | 'category' | 'description' | 'monthly' | 'assertAvailable'
+  > & {
     kind?: 'create' | 'upgrade';
     currentMonthly?: number;
   },
@@ -226,7 +241,14 @@ export async function openPurchase(
           purchaseId,
         });
       }
-      return { purchaseId, projectId: request.projectId, customerId: payer.customerId, paymentMethodId: payer.defaultCard.id, preview, description: request.description };
+      return {
+        purchaseId,
+        projectId: request.projectId,
+        customerId: payer.customerId,
+        paymentMethodId: payer.defaultCard.id,
+        preview,
+        description: request.description,
+      };
     });
   } catch (err) {
     if (isUniqueViolation(err, 'purchases_pending_resource_key')) {
@@ -265,7 +287,13 @@ export async function chargePurchase(opened: OpenedPurchase): Promise<string | n
  * Step three: claims the purchase, runs the domain's writes and records the charge, all in one
  * transaction; if that fails, the charge is refunded and the reserved credit released.
  */
-async function settlePurchase<R>(opened: OpenedPurchase, chargeId: string | null, now: Date, category: ChargeCategory, write: (tx: Tx) => Promise<R>): Promise<R> {
+async function settlePurchase<R>(
+  opened: OpenedPurchase,
+  chargeId: string | null,
+  now: Date,
+  category: ChargeCategory,
+  write: (tx: Tx) => Promise<R>,
+): Promise<R> {
   const db = await getDb();
   try {
     return await db.transaction(async (tx) => {
@@ -382,4 +410,3 @@ export async function previewPurchase(projectId: string, monthly: number, now = 
   const payer = await loadPayer(db, projectId);
   return previewCreation(monthly, await chargeContextFor(db, projectId, payer.defaultCard, now));
 }
-

@@ -22,11 +22,7 @@ export const INTERNAL_HEADERS = { requestId: 'x-request-id', clientIp: 'x-client
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export async function createRequestContext(
-  headers: HeaderSource,
-  method: string,
-  transport: RequestContext['transport'],
-): Promise<RequestContext> {
+export async function createRequestContext(headers: HeaderSource, method: string, transport: RequestContext['transport']): Promise<RequestContext> {
   const requestId = headers.get(INTERNAL_HEADERS.requestId) ?? randomUUID();
   const ip = headers.get(INTERNAL_HEADERS.clientIp) ?? 'unknown';
   const actor = await resolveActor({

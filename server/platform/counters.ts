@@ -3,15 +3,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db, DbOrTx } from '../../db';
 
 /** The `_count` counters of a project, as SPEC names them. */
-export const PROJECT_COUNTERS = [
-  'servers',
-  'domains',
-  'members',
-  'apps',
-  'objectStorages',
-  'containerRegistries',
-  'databaseClusters',
-] as const;
+export const PROJECT_COUNTERS = ['servers', 'domains', 'members', 'apps', 'objectStorages', 'containerRegistries', 'databaseClusters'] as const;
 
 export type ProjectCounter = (typeof PROJECT_COUNTERS)[number];
 export type ProjectCounts = Record<ProjectCounter, number>;
@@ -121,4 +113,3 @@ function buildSingleProjectCount(db: Db) {
     .from(sql`(select 1) as one`)
     .prepare(`project_counts_${[...counters.keys()].sort().join('_')}`);
 }
-

@@ -108,8 +108,7 @@ function findCause<T>(err: unknown, test: (e: unknown) => e is T): T | undefined
 
 const isAppError = (e: unknown): e is AppError => e instanceof AppError;
 const isZodError = (e: unknown): e is { name: string; issues: ZodIssueLike[] } =>
-  typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'ZodError' &&
-  Array.isArray((e as { issues?: unknown }).issues);
+  typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'ZodError' && Array.isArray((e as { issues?: unknown }).issues);
 
 interface TrpcLikeError {
   name: string;
@@ -117,8 +116,7 @@ interface TrpcLikeError {
   message: string;
   cause?: unknown;
 }
-const isTrpcError = (e: unknown): e is TrpcLikeError =>
-  typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'TRPCError';
+const isTrpcError = (e: unknown): e is TrpcLikeError => typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'TRPCError';
 
 /**
  * Turns anything thrown during a request into an AppError. Unknown failures become INTERNAL_ERROR
@@ -159,7 +157,22 @@ export function toAppError(err: unknown): AppError {
 }
 
 /** Maps an AppError to the nearest tRPC code so the panel's transport sends a matching status. */
-export const TRPC_CODE_OF: Record<number, 'BAD_REQUEST' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT' | 'TOO_MANY_REQUESTS' | 'INTERNAL_SERVER_ERROR' | 'UNPROCESSABLE_CONTENT' | 'PAYMENT_REQUIRED' | 'BAD_GATEWAY' | 'METHOD_NOT_SUPPORTED' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE'> = {
+export const TRPC_CODE_OF: Record<
+  number,
+  | 'BAD_REQUEST'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'TOO_MANY_REQUESTS'
+  | 'INTERNAL_SERVER_ERROR'
+  | 'UNPROCESSABLE_CONTENT'
+  | 'PAYMENT_REQUIRED'
+  | 'BAD_GATEWAY'
+  | 'METHOD_NOT_SUPPORTED'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+> = {
   400: 'BAD_REQUEST',
   401: 'UNAUTHORIZED',
   402: 'PAYMENT_REQUIRED',

@@ -44,9 +44,6 @@ export async function consumeRateLimit(rule: RateLimitRule, now = new Date()): P
 /** Drops windows that have ended; run by the maintenance job. */
 export async function purgeExpiredRateLimits(now = new Date()): Promise<number> {
   const db = await getDb();
-  const deleted = await db
-    .delete(rateLimitCounters)
-    .where(lt(rateLimitCounters.expiresAt, now))
-    .returning({ key: rateLimitCounters.key });
+  const deleted = await db.delete(rateLimitCounters).where(lt(rateLimitCounters.expiresAt, now)).returning({ key: rateLimitCounters.key });
   return deleted.length;
 }

@@ -6,18 +6,11 @@ export const isoDateTime = z.iso.datetime({ offset: true }).describe('UTC date-t
 
 export const emailSchema = z.email('Enter a valid email address').max(320, 'Email must be at most 320 characters');
 
-export const passwordSchema = z
-  .string()
-  .min(10, 'Password must be at least 10 characters')
-  .max(200, 'Password must be at most 200 characters');
+export const passwordSchema = z.string().min(10, 'Password must be at least 10 characters').max(200, 'Password must be at most 200 characters');
 
 export const personNameSchema = z.string().trim().min(1, 'Name is required').max(100, 'Name must be at most 100 characters');
 
-export const projectNameSchema = z
-  .string()
-  .trim()
-  .min(1, 'Project name is required')
-  .max(100, 'Project name must be at most 100 characters');
+export const projectNameSchema = z.string().trim().min(1, 'Project name is required').max(100, 'Project name must be at most 100 characters');
 
 export const roleSchema = z.enum(PROJECT_ROLES);
 /** Ownership is granted by role changes, never by invitation. */

@@ -101,7 +101,10 @@ describe('password reset', () => {
     expectError(limited, 429, 'RATE_LIMITED');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(limited.headers.get('ratelimit-limit')).toBe('5');
-    const otherAddress = await api('POST', '/v1/accounts/restore', { body: { email: 'x@example.com', locale: 'en' }, headers: { 'x-client-ip': '192.0.2.78' } });
+    const otherAddress = await api('POST', '/v1/accounts/restore', {
+      body: { email: 'x@example.com', locale: 'en' },
+      headers: { 'x-client-ip': '192.0.2.78' },
+    });
     expect(otherAddress.status).toBe(200);
   });
 
@@ -121,7 +124,10 @@ describe('the signed-in account', () => {
       422,
       'VALIDATION_ERROR',
     );
-    const changed = await api('POST', '/v1/account/password', { cookie: user.cookie, body: { currentPassword: user.password, newPassword: 'another good password' } });
+    const changed = await api('POST', '/v1/account/password', {
+      cookie: user.cookie,
+      body: { currentPassword: user.password, newPassword: 'another good password' },
+    });
     expect(changed.status).toBe(200);
     expectError(await api('GET', '/v1/account', { cookie: user.cookie }), 401, 'UNAUTHORIZED');
     expect((await api('GET', '/v1/account', { cookie: await sessionCookie(user.id, 2) })).status).toBe(200);

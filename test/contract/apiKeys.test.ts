@@ -90,7 +90,11 @@ describe('API keys', () => {
       const user = await createUser();
       await queryRows(sql`insert into memberships (project_id, user_id, role) values (${projectId}, ${user.id}, ${role})`);
       const snapshot = await databaseFingerprint();
-      expectError(await api('POST', `/v1/projects/${projectId}/api-keys`, { cookie: user.cookie, body: { name: 'x', scopes: ['projects:read'] } }), 403, 'FORBIDDEN');
+      expectError(
+        await api('POST', `/v1/projects/${projectId}/api-keys`, { cookie: user.cookie, body: { name: 'x', scopes: ['projects:read'] } }),
+        403,
+        'FORBIDDEN',
+      );
       expect(await databaseFingerprint()).toEqual(snapshot);
     }
     expect(Object.keys(before).length).toBeGreaterThan(0);

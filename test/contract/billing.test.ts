@@ -21,7 +21,10 @@ describe('payment methods', () => {
     const made = await api<Card>('POST', `/v1/projects/${projectId}/billing/payment-methods/${second.id}/default`, { cookie: owner.cookie });
     expect(made.data.isDefault).toBe(true);
     const list = (await api<Card[]>('GET', `/v1/projects/${projectId}/billing/payment-methods`, { cookie: owner.cookie })).data;
-    expect(list.map((c) => [c.last4, c.isDefault])).toEqual([['4242', false], ['4444', true]]);
+    expect(list.map((c) => [c.last4, c.isDefault])).toEqual([
+      ['4242', false],
+      ['4444', true],
+    ]);
     expect(JSON.stringify(list)).not.toContain('4242424242424242');
 
     expectError(await api('DELETE', `/v1/projects/${projectId}/billing/payment-methods/${second.id}`, { cookie: owner.cookie }), 409, 'CONFLICT');
@@ -92,10 +95,17 @@ describe('billing overview and biller', () => {
 
     const admin = await createUser('Adam Admin');
     const viewer = await createUser();
-    await queryRows(sql`insert into memberships (project_id, user_id, role) values (${projectId}, ${admin.id}, 'admin'), (${projectId}, ${viewer.id}, 'viewer')`);
+    await queryRows(
+      sql`insert into memberships (project_id, user_id, role) values (${projectId}, ${admin.id}, 'admin'), (${projectId}, ${viewer.id}, 'viewer')`,
+    );
     expectError(await api('POST', `/v1/projects/${projectId}/billing/biller`, { cookie: owner.cookie, body: { userId: viewer.id } }), 409, 'CONFLICT');
     expectError(await api('POST', `/v1/projects/${projectId}/billing/biller`, { cookie: admin.cookie, body: { userId: admin.id } }), 403, 'FORBIDDEN');
-    const moved = (await api<{ biller: { id: string }; defaultPaymentMethod: unknown }>('POST', `/v1/projects/${projectId}/billing/biller`, { cookie: owner.cookie, body: { userId: admin.id } })).data;
+    const moved = (
+      await api<{ biller: { id: string }; defaultPaymentMethod: unknown }>('POST', `/v1/projects/${projectId}/billing/biller`, {
+        cookie: owner.cookie,
+        body: { userId: admin.id },
+      })
+    ).data;
     expect(moved.biller.id).toBe(admin.id);
     expect(moved.defaultPaymentMethod).toBeNull();
   });

@@ -131,7 +131,9 @@ describe('PATCH /v1/projects/{projectId}/billing-email', () => {
     const owner = await createUser();
     const { projectId } = await createProject(owner);
     const path = `/v1/projects/${projectId}/billing-email`;
-    expect((await api('PATCH', path, { cookie: owner.cookie, body: { billingEmail: 'billing@example.com' } })).data).toEqual({ billingEmail: 'billing@example.com' });
+    expect((await api('PATCH', path, { cookie: owner.cookie, body: { billingEmail: 'billing@example.com' } })).data).toEqual({
+      billingEmail: 'billing@example.com',
+    });
     expect((await api<Project>('GET', `/v1/projects/${projectId}`, { cookie: owner.cookie })).data.billingEmail).toBe('billing@example.com');
     expect((await api('PATCH', path, { cookie: owner.cookie, body: { billingEmail: null } })).data).toEqual({ billingEmail: null });
     expectError(await api('PATCH', path, { cookie: owner.cookie, body: { billingEmail: 'nope' } }), 422, 'VALIDATION_ERROR');
@@ -169,7 +171,9 @@ describe('DELETE /v1/projects/{projectId}', () => {
       live: eq(events.type, 'test.domain'),
     });
     for (const n of [1, 2]) {
-      await queryRows(sql`insert into events (id, project_id, type, payload) values (${`evt_test_domain_${n}_${projectId}`}, ${projectId}, 'test.domain', '{}')`);
+      await queryRows(
+        sql`insert into events (id, project_id, type, payload) values (${`evt_test_domain_${n}_${projectId}`}, ${projectId}, 'test.domain', '{}')`,
+      );
     }
     const before = await databaseFingerprint();
     const res = await api('DELETE', `/v1/projects/${projectId}`, { cookie: owner.cookie });
@@ -194,7 +198,8 @@ describe('GET /v1/projects/{projectId}/stats', () => {
     await charge(0, 'servers', 300);
     await charge(2, 'redis', 700);
     await charge(7, 'servers', 99999);
-    const history = (await api<{ resourceHistory: ResourceHistoryEntry[] }>('GET', `/v1/projects/${projectId}/stats`, { cookie: owner.cookie })).data.resourceHistory;
+    const history = (await api<{ resourceHistory: ResourceHistoryEntry[] }>('GET', `/v1/projects/${projectId}/stats`, { cookie: owner.cookie })).data
+      .resourceHistory;
     expect(history).toHaveLength(6);
     expect(history.map((h) => h.inProgress)).toEqual([false, false, false, false, false, true]);
     const key = (n: number) => monthsAgo(n).toISOString().slice(0, 7);

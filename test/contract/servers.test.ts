@@ -52,7 +52,17 @@ beforeEach(() => {
 /** The fake's catalogue has no LAMP image; servers need one. */
 const LAMP_DROPLET_IMAGE = {
   listedAs: 'application' as const,
-  image: { id: 170_000_001, name: 'LAMP on Ubuntu 24.04', distribution: 'Ubuntu', slug: 'lamp', public: true, regions: ['fra1'], min_disk_size: 25, type: 'snapshot', description: 'LAMP' },
+  image: {
+    id: 170_000_001,
+    name: 'LAMP on Ubuntu 24.04',
+    distribution: 'Ubuntu',
+    slug: 'lamp',
+    public: true,
+    regions: ['fra1'],
+    min_disk_size: 25,
+    type: 'snapshot',
+    description: 'LAMP',
+  },
 };
 
 const serverUrl = (projectId: string, serverId: string) => `/v1/projects/${projectId}/servers/${serverId}`;
@@ -253,7 +263,14 @@ describe('server preview', () => {
     expect(Object.keys(preview.data).sort()).toEqual(['creditApplied', 'currency', 'dueToday', 'monthly', 'nextBillingDate', 'subtotal', 'tax']);
     expect(preview.data.monthly).toBe(8400);
     expectError(await api('GET', url('provider=infra&slug=no-such-size'), { cookie: owner.cookie }), 404, 'NOT_FOUND');
-    for (const bad of ['provider=infra&slug=-dash', `provider=infra&slug=${'a'.repeat(65)}`, 'provider=infra&slug=', 'provider=infra', 'provider=aws&slug=c-4', 'slug=c-4']) {
+    for (const bad of [
+      'provider=infra&slug=-dash',
+      `provider=infra&slug=${'a'.repeat(65)}`,
+      'provider=infra&slug=',
+      'provider=infra',
+      'provider=aws&slug=c-4',
+      'slug=c-4',
+    ]) {
       expectError(await api('GET', url(bad), { cookie: owner.cookie }), 422, 'VALIDATION_ERROR');
     }
   });
@@ -488,7 +505,11 @@ describe.each(['simulator', 'droplets'] as const)('orphaned machines, with the %
     }
     const fake = await startFakeDroplets({ settings: { activeAfterReads: 1 }, catalogue: { images: [LAMP_DROPLET_IMAGE] } });
     configureInfra({ INFRA_PROVIDER: 'droplets', INFRA_API_URL: fake.url, INFRA_API_TOKEN: fake.token });
-    liveMachine = async (reference) => fake.droplets().find((d) => d.tags.includes(reference))?.id.toString();
+    liveMachine = async (reference) =>
+      fake
+        .droplets()
+        .find((d) => d.tags.includes(reference))
+        ?.id.toString();
     return async () => {
       configureInfra({ INFRA_PROVIDER: 'simulator' });
       await fake.close();

@@ -53,7 +53,14 @@ describe('adding SSH keys', () => {
     const made = opensshKey(name, args);
     const res = await api<SshKey>('POST', keysUrl(projectId), { cookie: owner.cookie, body: { name: `key ${name}`, publicKey: made.line } });
     expect(res.status).toBe(200);
-    expect(res.data).toMatchObject({ organizationId: projectId, name: `key ${name}`, publicKey: made.line.trim(), fingerprint: made.fingerprint, keyType: type, bits });
+    expect(res.data).toMatchObject({
+      organizationId: projectId,
+      name: `key ${name}`,
+      publicKey: made.line.trim(),
+      fingerprint: made.fingerprint,
+      keyType: type,
+      bits,
+    });
     expect(res.data.id).toMatch(/^ssh_/);
     expect(res.data).not.toHaveProperty('privateKey');
   });
@@ -94,7 +101,12 @@ describe('adding SSH keys', () => {
   });
 
   it('validates the body with 422 and docsUrl too', async () => {
-    expectKeyError(await api('POST', keysUrl(projectId), { cookie: owner.cookie, body: { name: '', publicKey: 'ssh-ed25519 AAAA' } }), 422, 'VALIDATION_ERROR', /name/);
+    expectKeyError(
+      await api('POST', keysUrl(projectId), { cookie: owner.cookie, body: { name: '', publicKey: 'ssh-ed25519 AAAA' } }),
+      422,
+      'VALIDATION_ERROR',
+      /name/,
+    );
     expectKeyError(await api('POST', keysUrl(projectId), { cookie: owner.cookie, body: { name: 'x' } }), 422, 'VALIDATION_ERROR', /publicKey/);
   });
 
@@ -154,7 +166,9 @@ describe('deleting SSH keys', () => {
 
     const res = await api<DeletedSshKey>('DELETE', `${keysUrl(paid.projectId)}/${key.id}`, { cookie: paid.owner.cookie });
     expect(res.data).toEqual({ stillAuthorisedOn: 2 });
-    expect((await api<DeletedSshKey>('DELETE', `${keysUrl(paid.projectId)}/${unused.id}`, { cookie: paid.owner.cookie })).data).toEqual({ stillAuthorisedOn: 1 });
+    expect((await api<DeletedSshKey>('DELETE', `${keysUrl(paid.projectId)}/${unused.id}`, { cookie: paid.owner.cookie })).data).toEqual({
+      stillAuthorisedOn: 1,
+    });
     expect((await api<SshKey[]>('GET', keysUrl(paid.projectId), { cookie: paid.owner.cookie })).data).toEqual([]);
   });
 

@@ -29,7 +29,14 @@ export const accountsRouter = router({
 
   completeRestore: publicProcedure
     .meta({
-      openapi: { method: 'POST', path: '/accounts/restore/complete', tags: TAGS, summary: 'Choose a new password with a reset token', description: COMPLETE_RESTORE, protect: false },
+      openapi: {
+        method: 'POST',
+        path: '/accounts/restore/complete',
+        tags: TAGS,
+        summary: 'Choose a new password with a reset token',
+        description: COMPLETE_RESTORE,
+        protect: false,
+      },
     })
     .input(completeResetInput)
     .output(z.null())
@@ -58,7 +65,13 @@ export const accountsRouter = router({
 
   changePassword: authedProcedure
     .meta({
-      openapi: { method: 'POST', path: '/account/password', tags: TAGS, summary: 'Change the password', description: 'Ends every session of the account; the panel signs in again.' },
+      openapi: {
+        method: 'POST',
+        path: '/account/password',
+        tags: TAGS,
+        summary: 'Change the password',
+        description: 'Ends every session of the account; the panel signs in again.',
+      },
       sessionOnly: true,
     })
     .input(changePasswordInput)

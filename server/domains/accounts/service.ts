@@ -22,10 +22,7 @@ export async function createAccount(input: { name: string; email: string; passwo
     return await db.transaction(async (tx) => {
       const id = newId('usr');
       await tx.insert(users).values({ id, email, name: input.name, passwordHash });
-      const { customerId } = await getPaymentsProvider().createCustomer(
-        { email, name: input.name, idempotencyKey: `customer:${id}` },
-        tx,
-      );
+      const { customerId } = await getPaymentsProvider().createCustomer({ email, name: input.name, idempotencyKey: `customer:${id}` }, tx);
       await tx.update(users).set({ paymentCustomerId: customerId }).where(eq(users.id, id));
       return { id, email, name: input.name };
     });
@@ -38,10 +35,7 @@ export async function createAccount(input: { name: string; email: string; passwo
 }
 
 /** Checks a sign-in; the same work is done for unknown emails so timing does not tell them apart. */
-export async function verifyCredentials(
-  emailInput: string,
-  password: string,
-): Promise<(Account & { sessionVersion: number }) | null> {
+export async function verifyCredentials(emailInput: string, password: string): Promise<(Account & { sessionVersion: number }) | null> {
   const db = await getDb();
   const [user] = await db
     .select()
@@ -55,11 +49,7 @@ export async function verifyCredentials(
 
 export async function getAccount(userId: string): Promise<Account> {
   const db = await getDb();
-  const [user] = await db
-    .select({ id: users.id, email: users.email, name: users.name })
-    .from(users)
-    .where(eq(users.id, userId))
-    .limit(1);
+  const [user] = await db.select({ id: users.id, email: users.email, name: users.name }).from(users).where(eq(users.id, userId)).limit(1);
   if (!user) throw new AppError('NOT_FOUND', 'Account not found');
   return user;
 }
@@ -144,13 +134,7 @@ export async function completePasswordReset(token: string, newPassword: string):
     const [claimed] = await tx
       .update(passwordResetTokens)
       .set({ usedAt: new Date() })
-      .where(
-        and(
-          eq(passwordResetTokens.tokenHash, sha256Hex(token)),
-          isNull(passwordResetTokens.usedAt),
-          gt(passwordResetTokens.expiresAt, new Date()),
-        ),
-      )
+      .where(and(eq(passwordResetTokens.tokenHash, sha256Hex(token)), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, new Date())))
       .returning({ userId: passwordResetTokens.userId });
     if (!claimed) throw new AppError('BAD_REQUEST', 'This reset link is invalid, already used or expired; ask for a new one');
     await tx

@@ -11,9 +11,7 @@ export const createApiKeyInput = z.object({
     .min(1, 'Choose at least one scope')
     .max(ALL_SCOPES.length)
     .refine((s) => new Set(s).size === s.length, 'Scopes must not repeat'),
-  expiresAt: isoDateTime
-    .refine((v) => new Date(v).getTime() > Date.now(), 'expiresAt must be in the future')
-    .optional(),
+  expiresAt: isoDateTime.refine((v) => new Date(v).getTime() > Date.now(), 'expiresAt must be in the future').optional(),
 });
 
 export const apiKeySchema = z

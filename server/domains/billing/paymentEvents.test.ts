@@ -67,7 +67,10 @@ function useEnv(values: Record<string, string | undefined>): void {
 
 async function eventsOfObject(processorObjectId: string) {
   const db = await getDb();
-  return db.select().from(events).where(eq(sql`${events.payload}->>'processorObjectId'`, processorObjectId));
+  return db
+    .select()
+    .from(events)
+    .where(eq(sql`${events.payload}->>'processorObjectId'`, processorObjectId));
 }
 
 let projectId: string;
@@ -179,8 +182,14 @@ describe('recordPaymentEvent', () => {
     it('maps payment_intent.payment_failed to payment.failed, without a project when metadata names none', async () => {
       const id = eventId();
       const piId = `pi_${id}`;
-      await recordPaymentEvent({ id, type: 'payment_intent.payment_failed', data: { object: { id: piId, object: 'payment_intent', amount: 900, currency: 'eur', metadata: {} } } });
-      expect(await eventsOfObject(piId)).toMatchObject([{ projectId: null, type: 'payment.failed', payload: { processorObjectId: piId, amount: 900, currency: 'eur' } }]);
+      await recordPaymentEvent({
+        id,
+        type: 'payment_intent.payment_failed',
+        data: { object: { id: piId, object: 'payment_intent', amount: 900, currency: 'eur', metadata: {} } },
+      });
+      expect(await eventsOfObject(piId)).toMatchObject([
+        { projectId: null, type: 'payment.failed', payload: { processorObjectId: piId, amount: 900, currency: 'eur' } },
+      ]);
     });
 
     it('records charge.refunded with the refunded amount, and no project for an unknown project id', async () => {
@@ -191,7 +200,9 @@ describe('recordPaymentEvent', () => {
         type: 'charge.refunded',
         data: { object: { id: chId, object: 'charge', amount: 1000, amount_refunded: 400, currency: 'usd', metadata: { project_id: 'prj_gone' } } },
       });
-      expect(await eventsOfObject(chId)).toMatchObject([{ projectId: null, type: 'charge.refunded', payload: { processorObjectId: chId, amount: 400, currency: 'usd' } }]);
+      expect(await eventsOfObject(chId)).toMatchObject([
+        { projectId: null, type: 'charge.refunded', payload: { processorObjectId: chId, amount: 400, currency: 'usd' } },
+      ]);
     });
 
     it('records an event once per processor event id', async () => {

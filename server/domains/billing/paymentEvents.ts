@@ -45,10 +45,7 @@ const eventSchema = z.object({
   data: z.object({ object: z.record(z.string(), z.unknown()) }),
 });
 
-export type PaymentEventResult =
-  | { status: 'recorded'; eventId: string }
-  | { status: 'ignored' }
-  | { status: 'duplicate' };
+export type PaymentEventResult = { status: 'recorded'; eventId: string } | { status: 'ignored' } | { status: 'duplicate' };
 
 /**
  * Records a verified processor event as a domain event. Processors deliver at least once, so the

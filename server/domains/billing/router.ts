@@ -47,7 +47,13 @@ export const billingRouter = router({
 
   listPaymentMethods: projectProcedure
     .meta({
-      openapi: { method: 'GET', path: '/projects/{projectId}/billing/payment-methods', tags: TAGS, summary: 'Saved cards', description: "The cards of the member who holds billing. Owner or admin." },
+      openapi: {
+        method: 'GET',
+        path: '/projects/{projectId}/billing/payment-methods',
+        tags: TAGS,
+        summary: 'Saved cards',
+        description: 'The cards of the member who holds billing. Owner or admin.',
+      },
       scopes: [...READ],
       role: 'admin',
     })
@@ -68,7 +74,13 @@ export const billingRouter = router({
 
   createCardSetup: projectProcedure
     .meta({
-      openapi: { method: 'POST', path: '/projects/{projectId}/billing/payment-methods/setup', tags: TAGS, summary: 'Start saving a card (processor mode)', description: CREATE_CARD_SETUP },
+      openapi: {
+        method: 'POST',
+        path: '/projects/{projectId}/billing/payment-methods/setup',
+        tags: TAGS,
+        summary: 'Start saving a card (processor mode)',
+        description: CREATE_CARD_SETUP,
+      },
       scopes: [...WRITE],
       role: 'admin',
     })
@@ -78,7 +90,13 @@ export const billingRouter = router({
 
   setDefaultPaymentMethod: projectProcedure
     .meta({
-      openapi: { method: 'POST', path: '/projects/{projectId}/billing/payment-methods/{paymentMethodId}/default', tags: TAGS, summary: 'Make a card the default', description: BILLER_ONLY },
+      openapi: {
+        method: 'POST',
+        path: '/projects/{projectId}/billing/payment-methods/{paymentMethodId}/default',
+        tags: TAGS,
+        summary: 'Make a card the default',
+        description: BILLER_ONLY,
+      },
       scopes: [...WRITE],
       role: 'admin',
     })
@@ -88,7 +106,13 @@ export const billingRouter = router({
 
   removePaymentMethod: projectProcedure
     .meta({
-      openapi: { method: 'DELETE', path: '/projects/{projectId}/billing/payment-methods/{paymentMethodId}', tags: TAGS, summary: 'Remove a card', description: REMOVE_PAYMENT_METHOD },
+      openapi: {
+        method: 'DELETE',
+        path: '/projects/{projectId}/billing/payment-methods/{paymentMethodId}',
+        tags: TAGS,
+        summary: 'Remove a card',
+        description: REMOVE_PAYMENT_METHOD,
+      },
       scopes: [...WRITE],
       role: 'admin',
       successStatus: 204,
@@ -101,7 +125,13 @@ export const billingRouter = router({
 
   listInvoices: projectProcedure
     .meta({
-      openapi: { method: 'GET', path: '/projects/{projectId}/billing/invoices', tags: TAGS, summary: 'Invoices', description: 'Monthly invoices, newest first. Owner or admin.' },
+      openapi: {
+        method: 'GET',
+        path: '/projects/{projectId}/billing/invoices',
+        tags: TAGS,
+        summary: 'Invoices',
+        description: 'Monthly invoices, newest first. Owner or admin.',
+      },
       scopes: [...READ],
       role: 'admin',
     })
@@ -121,7 +151,13 @@ export const billingRouter = router({
 
   payInvoice: projectProcedure
     .meta({
-      openapi: { method: 'POST', path: '/projects/{projectId}/billing/invoices/{invoiceId}/pay', tags: TAGS, summary: 'Pay a failed invoice', description: PAY_INVOICE },
+      openapi: {
+        method: 'POST',
+        path: '/projects/{projectId}/billing/invoices/{invoiceId}/pay',
+        tags: TAGS,
+        summary: 'Pay a failed invoice',
+        description: PAY_INVOICE,
+      },
       scopes: [...WRITE],
       role: 'admin',
     })
@@ -131,7 +167,13 @@ export const billingRouter = router({
 
   transferBiller: projectProcedure
     .meta({
-      openapi: { method: 'POST', path: '/projects/{projectId}/billing/biller', tags: TAGS, summary: 'Hand billing to another member', description: TRANSFER_BILLER },
+      openapi: {
+        method: 'POST',
+        path: '/projects/{projectId}/billing/biller',
+        tags: TAGS,
+        summary: 'Hand billing to another member',
+        description: TRANSFER_BILLER,
+      },
       scopes: [...WRITE],
       role: 'owner',
     })

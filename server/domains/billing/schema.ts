@@ -10,7 +10,11 @@ export const localCardInput = z.object({
     .transform((v) => v.replace(/[\s-]/g, ''))
     .pipe(z.string().regex(/^\d{12,19}$/, 'Card number must be 12 to 19 digits')),
   expMonth: z.coerce.number().int().min(1, 'Expiry month must be 1 to 12').max(12, 'Expiry month must be 1 to 12'),
-  expYear: z.coerce.number().int().min(2000).max(currentYear + 30, 'Expiry year is too far ahead'),
+  expYear: z.coerce
+    .number()
+    .int()
+    .min(2000)
+    .max(currentYear + 30, 'Expiry year is too far ahead'),
   cvc: z.string().regex(/^\d{3,4}$/, 'CVC must be 3 or 4 digits'),
   country: z
     .string()

@@ -11,7 +11,6 @@ import { getPaymentsProvider } from '../../providers/payments';
 import type { AttachCardInput, SavedCard } from '../../providers/payments/types';
 import type { BillingOverview, Card, Invoice } from './schema';
 
-
 export async function getBillingOverview(projectId: string, now = new Date()): Promise<BillingOverview> {
   const db = await getDb();
   const [project] = await db.select().from(projects).where(eq(projects.id, projectId));
@@ -91,7 +90,10 @@ export async function listInvoices(projectId: string): Promise<Invoice[]> {
 
 export async function getInvoice(projectId: string, invoiceId: string) {
   const db = await getDb();
-  const [invoice] = await db.select().from(invoices).where(and(eq(invoices.id, invoiceId), eq(invoices.projectId, projectId)));
+  const [invoice] = await db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.id, invoiceId), eq(invoices.projectId, projectId)));
   if (!invoice) throw new AppError('NOT_FOUND', 'Invoice not found');
   const lines = await db
     .select({ id: invoiceLines.id, category: invoiceLines.category, description: invoiceLines.description, amount: invoiceLines.amount })

@@ -1,5 +1,4 @@
-const SESSION_ONLY_REASON =
-  'Session only: an API key reaches one project, so it cannot act on invitations to other projects of its creator.';
+const SESSION_ONLY_REASON = 'Session only: an API key reaches one project, so it cannot act on invitations to other projects of its creator.';
 const ADDRESSED_TO_ANOTHER = "403 FORBIDDEN when the invitation was sent to another email address than the account's;";
 
 export const CREATE_INVITATION = [
@@ -23,8 +22,4 @@ export const ACCEPT_INVITATION = [
   SESSION_ONLY_REASON,
 ].join(' ');
 
-export const REJECT_INVITATION = [
-  ADDRESSED_TO_ANOTHER,
-  '409 CONFLICT when it has expired or was already answered or revoked.',
-  SESSION_ONLY_REASON,
-].join(' ');
+export const REJECT_INVITATION = [ADDRESSED_TO_ANOTHER, '409 CONFLICT when it has expired or was already answered or revoked.', SESSION_ONLY_REASON].join(' ');

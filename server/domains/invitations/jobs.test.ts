@@ -75,7 +75,10 @@ describe('stale record sweeps', () => {
       (await db.select({ id: passwordResetTokens.id }).from(passwordResetTokens).where(eq(passwordResetTokens.userId, userId)))[0]!.id;
     const [usedToken, expiredToken, validToken] = await Promise.all(users.map((u) => tokenOf(u.id)));
     await db.update(passwordResetTokens).set({ usedAt: new Date() }).where(eq(passwordResetTokens.id, usedToken!));
-    await db.update(passwordResetTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(passwordResetTokens.id, expiredToken!));
+    await db
+      .update(passwordResetTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(passwordResetTokens.id, expiredToken!));
 
     const result = await sweep();
     expect(result).toMatchObject({ invitations: 1, resetTokens: 2 });

@@ -8,13 +8,7 @@ import {
   REJECT_INVITATION,
   REVOKE_INVITATION,
 } from './docs';
-import {
-  acceptedInvitationSchema,
-  createInvitationInput,
-  invitationSchema,
-  myInvitationSchema,
-  publicInvitationSchema,
-} from './schema';
+import { acceptedInvitationSchema, createInvitationInput, invitationSchema, myInvitationSchema, publicInvitationSchema } from './schema';
 import * as invitations from './service';
 import { authedProcedure, pathParam, projectProcedure, publicProcedure, router } from '../../platform/trpc';
 

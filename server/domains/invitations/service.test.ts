@@ -104,9 +104,21 @@ describe('invitations', () => {
 
     it('answers 422 for a bad email or role', async () => {
       const before = await databaseFingerprint();
-      expectError(await api('POST', invitationsPath(projectId), { cookie: owner.cookie, body: { email: 'not-an-email', role: 'member' } }), 422, 'VALIDATION_ERROR');
-      expectError(await api('POST', invitationsPath(projectId), { cookie: owner.cookie, body: { email: 'a@example.com', role: 'owner' } }), 422, 'VALIDATION_ERROR');
-      expectError(await api('POST', invitationsPath(projectId), { cookie: owner.cookie, body: { email: 'a@example.com', role: 'boss' } }), 422, 'VALIDATION_ERROR');
+      expectError(
+        await api('POST', invitationsPath(projectId), { cookie: owner.cookie, body: { email: 'not-an-email', role: 'member' } }),
+        422,
+        'VALIDATION_ERROR',
+      );
+      expectError(
+        await api('POST', invitationsPath(projectId), { cookie: owner.cookie, body: { email: 'a@example.com', role: 'owner' } }),
+        422,
+        'VALIDATION_ERROR',
+      );
+      expectError(
+        await api('POST', invitationsPath(projectId), { cookie: owner.cookie, body: { email: 'a@example.com', role: 'boss' } }),
+        422,
+        'VALIDATION_ERROR',
+      );
       expectError(await api('POST', invitationsPath(projectId), { cookie: owner.cookie, body: { role: 'member' } }), 422, 'VALIDATION_ERROR');
       expect(await databaseFingerprint()).toEqual(before);
     });
@@ -270,7 +282,9 @@ describe('invitations', () => {
       expect(stored?.respondedAt).toBeInstanceOf(Date);
       expect(await eventTypes(projectId)).toEqual(expect.arrayContaining(['invitation.accepted', 'member.joined']));
 
-      const members = await api<Array<{ userId: string; role: string; isBiller: boolean }>>('GET', `/v1/projects/${projectId}/members`, { cookie: owner.cookie });
+      const members = await api<Array<{ userId: string; role: string; isBiller: boolean }>>('GET', `/v1/projects/${projectId}/members`, {
+        cookie: owner.cookie,
+      });
       expect(members.data).toEqual([
         expect.objectContaining({ userId: owner.id, role: 'owner', isBiller: true }),
         expect.objectContaining({ userId: invitee.id, role: 'member', isBiller: false, email: invitee.email, name: 'Ivy Invitee' }),

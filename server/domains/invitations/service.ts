@@ -24,12 +24,7 @@ const inviters = aliasedTable(users, 'inviter');
  * of either is logged and does not undo the invitation, which the invitee also sees in their list
  * and which the periodic sweep expires anyway.
  */
-export async function createInvitation(input: {
-  projectId: string;
-  actorUserId: string;
-  email: string;
-  role: InvitableRole;
-}): Promise<Invitation> {
+export async function createInvitation(input: { projectId: string; actorUserId: string; email: string; role: InvitableRole }): Promise<Invitation> {
   const email = input.email.trim().toLowerCase();
   const now = new Date();
   const expiresAt = new Date(now.getTime() + getConfig().INVITATION_TTL_HOURS * 3_600_000);

@@ -17,12 +17,7 @@ export async function listMembers(projectId: string): Promise<Member[]> {
  * the last owner cannot be demoted. Runs with the project row locked so two owners demoting each
  * other at once cannot leave the project without one.
  */
-export async function updateMemberRole(input: {
-  projectId: string;
-  actorUserId: string;
-  userId: string;
-  role: ProjectRole;
-}): Promise<Member> {
+export async function updateMemberRole(input: { projectId: string; actorUserId: string; userId: string; role: ProjectRole }): Promise<Member> {
   const db = await getDb();
   return db.transaction(async (tx) => {
     await lockProject(tx, input.projectId);
@@ -91,9 +86,7 @@ export async function removeMember(input: { projectId: string; actorUserId: stri
           : 'This member holds billing for the project; billing must be transferred before they can be removed',
       );
     }
-    await tx
-      .delete(memberships)
-      .where(and(eq(memberships.projectId, input.projectId), eq(memberships.userId, input.userId)));
+    await tx.delete(memberships).where(and(eq(memberships.projectId, input.projectId), eq(memberships.userId, input.userId)));
     await tx
       .update(apiKeys)
       .set({ revokedAt: new Date() })
@@ -107,11 +100,7 @@ export async function removeMember(input: { projectId: string; actorUserId: stri
 }
 
 async function lockProject(tx: Tx, projectId: string): Promise<{ billerUserId: string }> {
-  const [project] = await tx
-    .select({ billerUserId: projects.billerUserId })
-    .from(projects)
-    .where(eq(projects.id, projectId))
-    .for('update');
+  const [project] = await tx.select({ billerUserId: projects.billerUserId }).from(projects).where(eq(projects.id, projectId)).for('update');
   if (!project) throw new AppError('NOT_FOUND', 'Project not found');
   return project;
 }
@@ -139,9 +128,7 @@ async function memberView(tx: Tx, projectId: string, userId: string): Promise<Me
 }
 
 async function selectMembers(db: DbOrTx, projectId: string, onlyUserId?: string): Promise<Member[]> {
-  const filter = onlyUserId
-    ? and(eq(memberships.projectId, projectId), eq(memberships.userId, onlyUserId))
-    : eq(memberships.projectId, projectId);
+  const filter = onlyUserId ? and(eq(memberships.projectId, projectId), eq(memberships.userId, onlyUserId)) : eq(memberships.projectId, projectId);
   const rows = await db
     .select({
       userId: memberships.userId,

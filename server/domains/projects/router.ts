@@ -15,9 +15,7 @@ export const projectsRouter = router({
     })
     .input(z.object({}))
     .output(z.array(projectSchema))
-    .query(({ ctx }) =>
-      projects.listProjects(ctx.actor.userId, ctx.actor.kind === 'apiKey' ? ctx.actor.projectId : undefined),
-    ),
+    .query(({ ctx }) => projects.listProjects(ctx.actor.userId, ctx.actor.kind === 'apiKey' ? ctx.actor.projectId : undefined)),
 
   create: authedProcedure
     .meta({

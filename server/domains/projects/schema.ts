@@ -9,10 +9,7 @@ export const billingEmailInput = z.object({
 });
 
 export const projectCountSchema = z.object(
-  Object.fromEntries(PROJECT_COUNTERS.map((c) => [c, z.number().int().min(0)])) as Record<
-    (typeof PROJECT_COUNTERS)[number],
-    z.ZodNumber
-  >,
+  Object.fromEntries(PROJECT_COUNTERS.map((c) => [c, z.number().int().min(0)])) as Record<(typeof PROJECT_COUNTERS)[number], z.ZodNumber>,
 );
 
 export const projectSchema = z

@@ -15,16 +15,17 @@ type ProjectRow = typeof projects.$inferSelect;
 /** Projects the user is a member of, newest first; `onlyProjectId` narrows it to an API key's project. */
 export async function listProjects(userId: string, onlyProjectId?: string): Promise<Project[]> {
   const db = await getDb();
-  const filter = onlyProjectId
-    ? and(eq(memberships.userId, userId), eq(projects.id, onlyProjectId))
-    : eq(memberships.userId, userId);
+  const filter = onlyProjectId ? and(eq(memberships.userId, userId), eq(projects.id, onlyProjectId)) : eq(memberships.userId, userId);
   const rows = await db
     .select({ project: projects, role: memberships.role })
     .from(projects)
     .innerJoin(memberships, eq(memberships.projectId, projects.id))
     .where(filter)
     .orderBy(desc(projects.createdAt), desc(projects.id));
-  const counts = await countProjectResources(db, rows.map((r) => r.project.id));
+  const counts = await countProjectResources(
+    db,
+    rows.map((r) => r.project.id),
+  );
   return rows.map((r) => toView(r.project, r.role, counts.get(r.project.id)));
 }
 
@@ -50,7 +51,12 @@ function projectById(db: Db) {
 }
 
 function buildProjectById(db: Db) {
-  return db.select().from(projects).where(eq(projects.id, sql.placeholder('id'))).limit(1).prepare('project_by_id');
+  return db
+    .select()
+    .from(projects)
+    .where(eq(projects.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('project_by_id');
 }
 
 /** Creates the project and its owner membership in one transaction. */
@@ -76,11 +82,7 @@ export async function createProject(userId: string, name: string): Promise<{ pro
   }
 }
 
-export async function renameProject(
-  projectId: string,
-  actorUserId: string,
-  name: string,
-): Promise<Pick<Project, 'id' | 'name' | 'slug' | 'billingEmail'>> {
+export async function renameProject(projectId: string, actorUserId: string, name: string): Promise<Pick<Project, 'id' | 'name' | 'slug' | 'billingEmail'>> {
   const db = await getDb();
   try {
     return await db.transaction(async (tx) => {
@@ -101,11 +103,7 @@ export async function renameProject(
   }
 }
 
-export async function setBillingEmail(
-  projectId: string,
-  actorUserId: string,
-  billingEmail: string | null,
-): Promise<Pick<Project, 'billingEmail'>> {
+export async function setBillingEmail(projectId: string, actorUserId: string, billingEmail: string | null): Promise<Pick<Project, 'billingEmail'>> {
   const db = await getDb();
   return db.transaction(async (tx) => {
     const [row] = await tx

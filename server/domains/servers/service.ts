@@ -159,7 +159,10 @@ export async function deleteServer(projectId: string, serverId: string, actorUse
   const row = await liveServer(projectId, serverId);
   const db = await getDb();
   if (!row.deleteRequestedAt) {
-    await db.update(servers).set({ deleteRequestedAt: new Date() }).where(and(eq(servers.id, serverId), isNull(servers.deleteRequestedAt)));
+    await db
+      .update(servers)
+      .set({ deleteRequestedAt: new Date() })
+      .where(and(eq(servers.id, serverId), isNull(servers.deleteRequestedAt)));
   }
   await upstream(() => getInfraProvider().deleteMachine(row.providerMachineId));
   const now = new Date();
@@ -240,7 +243,15 @@ export async function deleteOrphanedMachines(options: { olderThanMs: number; now
   const live = await db
     .select({ machineId: servers.providerMachineId })
     .from(servers)
-    .where(and(inArray(servers.providerMachineId, settled.map((m) => m.id)), isNull(servers.terminatedAt)));
+    .where(
+      and(
+        inArray(
+          servers.providerMachineId,
+          settled.map((m) => m.id),
+        ),
+        isNull(servers.terminatedAt),
+      ),
+    );
   const running = new Set(live.map((r) => r.machineId));
   let deleted = 0;
   for (const machine of settled.filter((m) => !running.has(m.id))) {
@@ -363,7 +374,10 @@ async function projectKeys(projectId: string, ids: string[]): Promise<ProjectKey
     .where(and(eq(sshKeys.projectId, projectId), inArray(sshKeys.id, wanted)));
   const missing = wanted.filter((id) => !found.some((k) => k.id === id));
   if (missing.length > 0) {
-    throw new AppError('VALIDATION_ERROR', `sshKeyIds: no SSH key ${missing.map((id) => `"${id}"`).join(', ')} in this project; register keys before creating the server`);
+    throw new AppError(
+      'VALIDATION_ERROR',
+      `sshKeyIds: no SSH key ${missing.map((id) => `"${id}"`).join(', ')} in this project; register keys before creating the server`,
+    );
   }
   return found;
 }

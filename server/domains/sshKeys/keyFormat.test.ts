@@ -18,7 +18,9 @@ function opensshKey(name: string, typeArgs: string[], comment = 'dev@laptop'): {
   const file = path.join(dir, name);
   sshKeygen(['-q', ...typeArgs, '-N', '', '-C', comment, '-f', file]);
   const line = readFileSync(`${file}.pub`, 'utf8');
-  const [bits, fingerprint] = sshKeygen(['-lf', `${file}.pub`]).trim().split(' ');
+  const [bits, fingerprint] = sshKeygen(['-lf', `${file}.pub`])
+    .trim()
+    .split(' ');
   return { line, fingerprint: fingerprint!, bits: Number(bits) };
 }
 
@@ -102,7 +104,10 @@ describe('generated ed25519 key pairs', () => {
 });
 
 describe('refused public keys (422 VALIDATION_ERROR saying what is wrong)', () => {
-  const ed = () => opensshKey(`ed-${Math.random().toString(36).slice(2)}`, ['-t', 'ed25519']).line.trim().split(' ');
+  const ed = () =>
+    opensshKey(`ed-${Math.random().toString(36).slice(2)}`, ['-t', 'ed25519'])
+      .line.trim()
+      .split(' ');
 
   it('empty input', () => expectInvalid('   ', /empty/));
 

@@ -81,14 +81,7 @@ export function generateEd25519KeyPair(comment: string): GeneratedKeyPair {
   // Both check integers must match when OpenSSH decrypts; with no cipher they only have to be equal.
   const checkInt = randomBytes(4);
   const privateSection = padToBlock(
-    Buffer.concat([
-      checkInt,
-      checkInt,
-      sshString('ssh-ed25519'),
-      sshString(publicBytes),
-      sshString(Buffer.concat([seed, publicBytes])),
-      sshString(comment),
-    ]),
+    Buffer.concat([checkInt, checkInt, sshString('ssh-ed25519'), sshString(publicBytes), sshString(Buffer.concat([seed, publicBytes])), sshString(comment)]),
     8,
   );
   const container = Buffer.concat([
@@ -112,7 +105,9 @@ function invalid(message: string): AppError {
 
 function rejectOtherFormats(text: string): void {
   if (/^-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text)) {
-    throw invalid('This is a private key, which must never leave your computer. Paste the public key: the .pub file, or the output of `ssh-keygen -y -f <private key file>`');
+    throw invalid(
+      'This is a private key, which must never leave your computer. Paste the public key: the .pub file, or the output of `ssh-keygen -y -f <private key file>`',
+    );
   }
   if (text.startsWith('---- BEGIN SSH2 PUBLIC KEY ----')) {
     throw invalid('This is an RFC 4716 (SSH2) public key; convert it with `ssh-keygen -i -f <file>` and paste the one-line result');
@@ -127,7 +122,8 @@ function supportedType(type: string): SshKeyType {
   const supported = SSH_KEY_TYPES.join(', ');
   if (type === 'ssh-dss') throw invalid(`DSA keys (ssh-dss) are no longer accepted by OpenSSH; generate an ed25519 key instead. Supported types: ${supported}`);
   if (type.startsWith('sk-')) throw invalid(`Security-key (FIDO) keys (${printable(type)}) are not supported. Supported types: ${supported}`);
-  if (/[=,"]/.test(type)) throw invalid(`The line starts with authorized_keys options; paste only the key, starting with its type. Supported types: ${supported}`);
+  if (/[=,"]/.test(type))
+    throw invalid(`The line starts with authorized_keys options; paste only the key, starting with its type. Supported types: ${supported}`);
   throw invalid(`Unsupported key type "${printable(type)}". Supported types: ${supported}`);
 }
 
@@ -155,7 +151,9 @@ function checkBlob(keyType: SshKeyType, blob: Buffer): number {
 function checkRsa(exponent: Buffer, modulus: Buffer): number {
   const bits = bitLength(modulus);
   if (bits < MIN_RSA_BITS) {
-    throw invalid(`RSA keys must have at least ${MIN_RSA_BITS} bits; this one has ${bits}. Generate a new one with \`ssh-keygen -t ed25519\` (or \`ssh-keygen -t rsa -b 4096\`)`);
+    throw invalid(
+      `RSA keys must have at least ${MIN_RSA_BITS} bits; this one has ${bits}. Generate a new one with \`ssh-keygen -t ed25519\` (or \`ssh-keygen -t rsa -b 4096\`)`,
+    );
   }
   if (bits > MAX_RSA_BITS) throw invalid(`RSA keys may have at most ${MAX_RSA_BITS} bits; this one has ${bits}`);
   if (exponent.length === 0 || (exponent[exponent.length - 1]! & 1) === 0 || bitLength(exponent) < 2) {

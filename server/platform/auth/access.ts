@@ -47,8 +47,7 @@ export interface ProjectGrant {
  * the caller is a member and that their role reaches the required one.
  */
 export async function requireProjectRole(actor: SignedInActor, projectRef: string, rules: AccessRules): Promise<ProjectGrant> {
-  const denied = (message: string) =>
-    rules.hideForbiddenAsNotFound ? new AppError('NOT_FOUND', 'Project not found') : new AppError('FORBIDDEN', message);
+  const denied = (message: string) => (rules.hideForbiddenAsNotFound ? new AppError('NOT_FOUND', 'Project not found') : new AppError('FORBIDDEN', message));
   const access = await resolveProjectAccess(actor.userId, projectRef);
   if (!access) throw new AppError('NOT_FOUND', 'Project not found');
   if (actor.kind === 'apiKey' && access.project.id !== actor.projectId) {

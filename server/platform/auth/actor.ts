@@ -103,10 +103,7 @@ function buildApiKeyLookup(db: Db) {
       role: memberships.role,
     })
     .from(apiKeys)
-    .leftJoin(
-      memberships,
-      and(eq(memberships.projectId, apiKeys.projectId), eq(memberships.userId, apiKeys.createdByUserId)),
-    )
+    .leftJoin(memberships, and(eq(memberships.projectId, apiKeys.projectId), eq(memberships.userId, apiKeys.createdByUserId)))
     .where(eq(apiKeys.keyHash, sql.placeholder('hash')))
     .limit(1)
     .prepare('api_key_by_hash');

@@ -4,105 +4,126 @@ import path from 'node:path';
 import { z } from 'zod';
 import { configureDatabase } from '../../../db';
 
-const booleanFlag = z
-  .enum(['true', 'false', '1', '0', ''])
-  .transform((v) => v === 'true' || v === '1');
+const booleanFlag = z.enum(['true', 'false', '1', '0', '']).transform((v) => v === 'true' || v === '1');
 
 /** Simulator operations that INFRA_SIM_FAIL can make fail, to rehearse upstream outages. */
 export const INFRA_SIM_OPERATIONS = ['create', 'get', 'rename', 'delete', 'action', 'catalog'] as const;
 
 const taxRatesSchema = z.record(z.string().regex(/^[A-Z]{2}$/), z.number().int().min(0).max(10_000));
 
-const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default('0.0.0.0'),
-  APP_URL: z.url({ message: 'APP_URL must be an absolute URL such as https://panel.example.com' }).optional(),
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://')
-    .optional()
-    .or(z.literal('').transform(() => undefined)),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
-  DATA_DIR: z.string().min(1).default('.data'),
-  PGLITE_DIR: z.string().min(1).optional(),
-  AUTH_SECRET: z.string().min(32, 'AUTH_SECRET must be at least 32 characters').optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  SMTP_URL: z
-    .string()
-    .regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://')
-    .optional(),
-  MAIL_FROM: z.string().min(3).default('Cloud Panel <no-reply@localhost>'),
-  PAYMENTS_PROVIDER: z.enum(['local', 'stripe']).default('local'),
-  STRIPE_SECRET_KEY: z
-    .string()
-    .regex(/^(sk|rk)_(test|live)_/, 'STRIPE_SECRET_KEY must be a secret key (sk_…) or a restricted key (rk_…)')
-    .optional()
-    .or(z.literal('').transform(() => undefined)),
-  STRIPE_PUBLISHABLE_KEY: z
-    .string()
-    .regex(/^pk_(test|live)_/, 'STRIPE_PUBLISHABLE_KEY must be a publishable key (pk_…)')
-    .optional()
-    .or(z.literal('').transform(() => undefined)),
-  STRIPE_WEBHOOK_SECRET: z
-    .string()
-    .regex(/^whsec_/, 'STRIPE_WEBHOOK_SECRET must be the signing secret of a webhook endpoint (whsec_…)')
-    .optional()
-    .or(z.literal('').transform(() => undefined)),
-  /** Where the SDK sends API calls instead of Stripe's own host: a loopback fake in tests. */
-  STRIPE_API_URL: z
-    .url({ protocol: /^https?$/, message: 'STRIPE_API_URL must be an http:// or https:// URL' })
-    .optional()
-    .or(z.literal('').transform(() => undefined)),
-  BILLING_CURRENCY: z
-    .string()
-    .regex(/^[a-z]{3}$/, 'BILLING_CURRENCY must be a lower-case ISO 4217 code such as usd')
-    .default('usd'),
-  TAX_RATES: z
-    .string()
-    .default('{}')
-    .transform((raw, ctx) => {
-      try {
-        return taxRatesSchema.parse(JSON.parse(raw));
-      } catch {
-        ctx.addIssue({ code: 'custom', message: 'TAX_RATES must be JSON mapping country codes to basis points, e.g. {"DE":1900,"US":0}' });
-        return z.NEVER;
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    APP_URL: z.url({ message: 'APP_URL must be an absolute URL such as https://panel.example.com' }).optional(),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+    DATA_DIR: z.string().min(1).default('.data'),
+    PGLITE_DIR: z.string().min(1).optional(),
+    AUTH_SECRET: z.string().min(32, 'AUTH_SECRET must be at least 32 characters').optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://')
+      .optional(),
+    MAIL_FROM: z.string().min(3).default('Cloud Panel <no-reply@localhost>'),
+    PAYMENTS_PROVIDER: z.enum(['local', 'stripe']).default('local'),
+    STRIPE_SECRET_KEY: z
+      .string()
+      .regex(/^(sk|rk)_(test|live)_/, 'STRIPE_SECRET_KEY must be a secret key (sk_…) or a restricted key (rk_…)')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    STRIPE_PUBLISHABLE_KEY: z
+      .string()
+      .regex(/^pk_(test|live)_/, 'STRIPE_PUBLISHABLE_KEY must be a publishable key (pk_…)')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    STRIPE_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^whsec_/, 'STRIPE_WEBHOOK_SECRET must be the signing secret of a webhook endpoint (whsec_…)')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    /** Where the SDK sends API calls instead of Stripe's own host: a loopback fake in tests. */
+    STRIPE_API_URL: z
+      .url({ protocol: /^https?$/, message: 'STRIPE_API_URL must be an http:// or https:// URL' })
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    BILLING_CURRENCY: z
+      .string()
+      .regex(/^[a-z]{3}$/, 'BILLING_CURRENCY must be a lower-case ISO 4217 code such as usd')
+      .default('usd'),
+    TAX_RATES: z
+      .string()
+      .default('{}')
+      .transform((raw, ctx) => {
+        try {
+          return taxRatesSchema.parse(JSON.parse(raw));
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'TAX_RATES must be JSON mapping country codes to basis points, e.g. {"DE":1900,"US":0}' });
+          return z.NEVER;
+        }
+      }),
+    DEV_MAILBOX: booleanFlag.default(false),
+    TRUST_PROXY: booleanFlag.default(false),
+    JOBS_IN_PROCESS: booleanFlag.default(true),
+    INVITATION_TTL_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 30)
+      .default(24 * 7),
+    PASSWORD_RESET_TTL_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(5)
+      .max(24 * 60)
+      .default(60),
+    INFRA_PROVIDER: z.enum(['simulator', 'droplets']).default('simulator'),
+    INFRA_API_URL: z
+      .url({ protocol: /^https?$/, message: 'INFRA_API_URL must be an http:// or https:// URL' })
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    INFRA_API_TOKEN: z
+      .string()
+      .min(1)
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    INFRA_SIM_PROVISION_SECONDS: z.coerce.number().min(0).max(3600).default(20),
+    INFRA_SIM_ACTION_SECONDS: z.coerce.number().min(0).max(3600).default(5),
+    INFRA_SIM_FAIL: z
+      .string()
+      .default('')
+      .transform((raw) =>
+        raw
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      )
+      .pipe(
+        z.array(
+          z.enum(INFRA_SIM_OPERATIONS, {
+            error: (issue) => `INFRA_SIM_FAIL: unknown operation ${JSON.stringify(issue.input)}; allowed: ${INFRA_SIM_OPERATIONS.join(', ')}`,
+          }),
+        ),
+      ),
+  })
+  .superRefine((env, ctx) => {
+    if (env.PAYMENTS_PROVIDER === 'stripe') {
+      for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
+        if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: `${name} is required when PAYMENTS_PROVIDER=stripe` });
       }
-    }),
-  DEV_MAILBOX: booleanFlag.default(false),
-  TRUST_PROXY: booleanFlag.default(false),
-  JOBS_IN_PROCESS: booleanFlag.default(true),
-  INVITATION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(24 * 7),
-  PASSWORD_RESET_TTL_MINUTES: z.coerce.number().int().min(5).max(24 * 60).default(60),
-  INFRA_PROVIDER: z.enum(['simulator', 'droplets']).default('simulator'),
-  INFRA_API_URL: z
-    .url({ protocol: /^https?$/, message: 'INFRA_API_URL must be an http:// or https:// URL' })
-    .optional()
-    .or(z.literal('').transform(() => undefined)),
-  INFRA_API_TOKEN: z
-    .string()
-    .min(1)
-    .optional()
-    .or(z.literal('').transform(() => undefined)),
-  INFRA_SIM_PROVISION_SECONDS: z.coerce.number().min(0).max(3600).default(20),
-  INFRA_SIM_ACTION_SECONDS: z.coerce.number().min(0).max(3600).default(5),
-  INFRA_SIM_FAIL: z
-    .string()
-    .default('')
-    .transform((raw) => raw.split(',').map((s) => s.trim()).filter(Boolean))
-    .pipe(z.array(z.enum(INFRA_SIM_OPERATIONS, { error: (issue) => `INFRA_SIM_FAIL: unknown operation ${JSON.stringify(issue.input)}; allowed: ${INFRA_SIM_OPERATIONS.join(', ')}` }))),
-}).superRefine((env, ctx) => {
-  if (env.PAYMENTS_PROVIDER === 'stripe') {
-    for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
-      if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: `${name} is required when PAYMENTS_PROVIDER=stripe` });
     }
-  }
-  if (env.INFRA_PROVIDER === 'droplets') {
-    for (const name of ['INFRA_API_URL', 'INFRA_API_TOKEN'] as const) {
-      if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: `${name} is required when INFRA_PROVIDER=droplets` });
+    if (env.INFRA_PROVIDER === 'droplets') {
+      for (const name of ['INFRA_API_URL', 'INFRA_API_TOKEN'] as const) {
+        if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: `${name} is required when INFRA_PROVIDER=droplets` });
+      }
     }
-  }
-});
+  });
 
 export type AppConfig = Omit<z.infer<typeof envSchema>, 'AUTH_SECRET' | 'APP_URL'> & {
   AUTH_SECRET: string;

@@ -25,12 +25,7 @@ export function eventTypes(): readonly string[] {
  * change it describes was committed. Notifications and webhook deliveries are built on this table.
  * A type no manifest declares is a programming error: subscribers could never ask for it.
  */
-export async function emit(
-  tx: DbOrTx,
-  projectId: string | null,
-  type: string,
-  payload: Record<string, unknown>,
-): Promise<string> {
+export async function emit(tx: DbOrTx, projectId: string | null, type: string, payload: Record<string, unknown>): Promise<string> {
   const declared = holder.__eventTypes;
   if (declared && !declared.has(type)) throw new Error(`Event type ${type} is not declared by any domain manifest`);
   const id = newId('evt');

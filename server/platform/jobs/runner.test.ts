@@ -28,10 +28,7 @@ describe('job runner', () => {
 
     const worker = await startJobRunner(definitions, { work: true });
     try {
-      await Promise.race([
-        done,
-        new Promise((_, reject) => setTimeout(() => reject(new Error('the queued job did not run after the restart')), 15_000)),
-      ]);
+      await Promise.race([done, new Promise((_, reject) => setTimeout(() => reject(new Error('the queued job did not run after the restart')), 15_000))]);
     } finally {
       await worker.stop();
     }

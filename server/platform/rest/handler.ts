@@ -179,7 +179,12 @@ export function createRestApi(options: { router: AnyRouter; rawRoutes?: readonly
       headers[key] = value;
     });
     const result = await handle({ method: req.method, url: url.pathname + url.search, headers, body: fetchBody(req) });
-    const body = result.body instanceof Readable ? (Readable.toWeb(result.body) as ReadableStream) : Buffer.isBuffer(result.body) ? new Uint8Array(result.body) : result.body;
+    const body =
+      result.body instanceof Readable
+        ? (Readable.toWeb(result.body) as ReadableStream)
+        : Buffer.isBuffer(result.body)
+          ? new Uint8Array(result.body)
+          : result.body;
     return new Response(body, { status: result.status, headers: result.headers });
   }
 

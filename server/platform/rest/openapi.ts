@@ -39,7 +39,12 @@ export function createOpenApiDocument(router: AnyRouter, routes: readonly Route[
     securitySchemes: {
       bearerAuth: { type: 'http', scheme: 'bearer', description: 'Project API key' },
       apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Project API key' },
-      sessionCookie: { type: 'apiKey', in: 'cookie', name: 'panel.session-token', description: "The panel's session (served over https as __Secure-panel.session-token)" },
+      sessionCookie: {
+        type: 'apiKey',
+        in: 'cookie',
+        name: 'panel.session-token',
+        description: "The panel's session (served over https as __Secure-panel.session-token)",
+      },
     },
   });
   return rewrite(
@@ -68,7 +73,8 @@ function rewrite(doc: OpenAPIObject, routes: ProcedureRoute[]): OpenAPIObject {
             fields: {
               type: 'object',
               additionalProperties: { type: 'string' },
-              description: 'Field path (segments joined with ".") → what is wrong with it. Always present on 422 (empty when no single field is at fault); present on other errors that concern one field, such as a name already taken',
+              description:
+                'Field path (segments joined with ".") → what is wrong with it. Always present on 422 (empty when no single field is at fault); present on other errors that concern one field, such as a name already taken',
             },
           },
         },

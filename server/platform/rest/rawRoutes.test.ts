@@ -29,7 +29,13 @@ const routes: RawRoute[] = [
     async handle(request, caller) {
       const chunks: Buffer[] = [];
       for await (const chunk of request.body.stream()) chunks.push(Buffer.from(chunk as Uint8Array));
-      seen.push({ route: 'upload', body: Buffer.concat(chunks).toString('utf8'), project: caller.grant?.project.id, role: caller.grant?.role, params: request.params });
+      seen.push({
+        route: 'upload',
+        body: Buffer.concat(chunks).toString('utf8'),
+        project: caller.grant?.project.id,
+        role: caller.grant?.role,
+        params: request.params,
+      });
       return { status: 204, body: null };
     },
   },
@@ -38,7 +44,11 @@ const routes: RawRoute[] = [
     path: '/projects/{projectId}/files/{name}',
     access: { kind: 'project', scopes: ['hosting:read'] },
     async handle(request) {
-      return { status: 200, headers: { 'content-type': 'application/octet-stream' }, body: Readable.from([Buffer.from('chunk-1;'), Buffer.from(request.params.name ?? '')]) };
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/octet-stream' },
+        body: Readable.from([Buffer.from('chunk-1;'), Buffer.from(request.params.name ?? '')]),
+      };
     },
   },
 ];

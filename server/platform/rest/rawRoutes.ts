@@ -35,10 +35,7 @@ export interface RawResponse {
  * Who may call a raw route. `public` routes prove the caller themselves (an inbound webhook's
  * signature); the other two apply the same checks, in the same order, as procedures do.
  */
-export type RawRouteAccess =
-  | { kind: 'public' }
-  | ({ kind: 'signedIn' } & AccessRules)
-  | ({ kind: 'project' } & AccessRules);
+export type RawRouteAccess = { kind: 'public' } | ({ kind: 'signedIn' } & AccessRules) | ({ kind: 'project' } & AccessRules);
 
 export interface RawRouteCaller {
   actor: SignedInActor | null;

@@ -249,9 +249,7 @@ describe('DropletsInfraProvider: machines', () => {
 
     expect(listed.map((m) => [m.id, m.reference])).toEqual(created.map((m, i) => [m.id, ours[i]!.reference]));
     expect(listed[0]).toMatchObject({ name: ours[0]!.name, region: 'fra1', status: 'new', locked: true });
-    expect(fake.requests.slice(before).map((r) => [r.path, r.query])).toEqual(
-      ['1', '2'].map((page) => ['/v2/droplets', { page, per_page: '200' }]),
-    );
+    expect(fake.requests.slice(before).map((r) => [r.path, r.query])).toEqual(['1', '2'].map((page) => ['/v2/droplets', { page, per_page: '200' }]));
     expect(await infra.listMachines('db_')).toEqual([]);
   });
 
@@ -268,7 +266,10 @@ describe('DropletsInfraProvider: machines', () => {
   it('lets a machine become active with time as well as with reads', async () => {
     const { infra } = await setup({ settings: { activeAfterReads: 1_000, activeAfterMs: 30 } });
     const { id } = await infra.createMachine(machineInput());
-    const active = await until(() => machine(infra, id), (m) => m?.status === 'active');
+    const active = await until(
+      () => machine(infra, id),
+      (m) => m?.status === 'active',
+    );
     expect(active?.publicIpv4).toMatch(/^203\.0\.113\.\d+$/);
   });
 
@@ -302,7 +303,10 @@ describe('DropletsInfraProvider: machines', () => {
     await infra.renameMachine(id, 'api-1');
     expect(fake.requests.at(-1)).toMatchObject({ method: 'POST', path: `/v2/droplets/${id}/actions`, body: { type: 'rename', name: 'api-1' } });
     expect(await machine(infra, id)).toMatchObject({ locked: true });
-    const renamed = await until(() => machine(infra, id), (m) => m?.locked === false);
+    const renamed = await until(
+      () => machine(infra, id),
+      (m) => m?.locked === false,
+    );
     expect(renamed?.name).toBe('api-1');
   });
 
@@ -310,7 +314,11 @@ describe('DropletsInfraProvider: machines', () => {
     const { fake, infra } = await setup({ settings: { activeAfterReads: 1, actionDelayMs: 5 } });
     const { id } = await infra.createMachine(machineInput());
     await machine(infra, id);
-    const settle = () => until(() => machine(infra, id), (m) => m?.locked === false);
+    const settle = () =>
+      until(
+        () => machine(infra, id),
+        (m) => m?.locked === false,
+      );
 
     const steps = [
       ['power_off', 'off'],
@@ -438,7 +446,14 @@ describe('DropletsInfraProvider: upstream failures', () => {
     fake.fail('GET /v2/apps/tiers/instance_sizes', { status: 200, body: { instance_sizes: [{ slug: 'x', name: 'X', cpus: 'many' }] } });
     expect((await caught(infra.listAppSizes())).code).toBe('UPSTREAM_ERROR');
 
-    fake.fail('GET /v2/regions', { status: 200, body: { regions: [{ slug: 'nyc3', name: 'New York 3', available: true }], links: { pages: { next: 'https://elsewhere.example/v2/regions?cursor=abc' } }, meta: { total: 9 } } });
+    fake.fail('GET /v2/regions', {
+      status: 200,
+      body: {
+        regions: [{ slug: 'nyc3', name: 'New York 3', available: true }],
+        links: { pages: { next: 'https://elsewhere.example/v2/regions?cursor=abc' } },
+        meta: { total: 9 },
+      },
+    });
     expect((await caught(infra.listRegions())).code).toBe('UPSTREAM_ERROR');
   });
 });

@@ -471,7 +471,10 @@ const hourlyCents = (dollars: number) => Math.round(dollars * 100 * 1e6) / 1e6;
 /** DO's fingerprint: MD5 of the decoded key blob, as colon-separated hex pairs. */
 function md5Fingerprint(publicKey: string): string {
   const blob = Buffer.from(publicKey.split(/\s+/)[1] ?? '', 'base64');
-  return createHash('md5').update(blob).digest('hex').replace(/(..)(?!$)/g, '$1:');
+  return createHash('md5')
+    .update(blob)
+    .digest('hex')
+    .replace(/(..)(?!$)/g, '$1:');
 }
 
 /** The key's own comment (usually user@host) is what its owner will recognise in DO's panel. */

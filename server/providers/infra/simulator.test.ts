@@ -153,7 +153,13 @@ describe('infrastructure simulator: machines', () => {
 describe('infrastructure simulator: catalogue', () => {
   it('sells sizes in some regions only, prices hourly as monthly / 672 hours, and knows the one-click images', async () => {
     const sim = new InfraSimulator();
-    const [sizes, regions, images, appSizes, appRegions] = await Promise.all([sim.listSizes(), sim.listRegions(), sim.listImages(), sim.listAppSizes(), sim.listAppRegions()]);
+    const [sizes, regions, images, appSizes, appRegions] = await Promise.all([
+      sim.listSizes(),
+      sim.listRegions(),
+      sim.listImages(),
+      sim.listAppSizes(),
+      sim.listAppRegions(),
+    ]);
     const regionSlugs = regions.map((r) => r.slug);
     expect(regionSlugs).toEqual(expect.arrayContaining(['nyc1', 'nyc3', 'sfo3', 'ams3', 'fra1', 'lon1', 'sgp1', 'blr1', 'syd1', 'tor1']));
     expect(regions.every((r) => /^[A-Z]{2}$/.test(r.country))).toBe(true);

@@ -63,9 +63,33 @@ const SIZES: InfraSize[] = [
 ];
 
 const IMAGES: InfraImage[] = [
-  { slug: 'ubuntu-24-04-x64', name: 'Ubuntu 24.04 (LTS) x64', type: 'distribution', distribution: 'Ubuntu', description: 'Ubuntu 24.04 LTS', minDiskGb: 7, regions: EVERY_REGION },
-  { slug: 'debian-12-x64', name: 'Debian 12 x64', type: 'distribution', distribution: 'Debian', description: 'Debian 12 (bookworm)', minDiskGb: 7, regions: EVERY_REGION },
-  { slug: 'rockylinux-9-x64', name: 'Rocky Linux 9 x64', type: 'distribution', distribution: 'Rocky Linux', description: 'Rocky Linux 9', minDiskGb: 10, regions: EVERY_REGION },
+  {
+    slug: 'ubuntu-24-04-x64',
+    name: 'Ubuntu 24.04 (LTS) x64',
+    type: 'distribution',
+    distribution: 'Ubuntu',
+    description: 'Ubuntu 24.04 LTS',
+    minDiskGb: 7,
+    regions: EVERY_REGION,
+  },
+  {
+    slug: 'debian-12-x64',
+    name: 'Debian 12 x64',
+    type: 'distribution',
+    distribution: 'Debian',
+    description: 'Debian 12 (bookworm)',
+    minDiskGb: 7,
+    regions: EVERY_REGION,
+  },
+  {
+    slug: 'rockylinux-9-x64',
+    name: 'Rocky Linux 9 x64',
+    type: 'distribution',
+    distribution: 'Rocky Linux',
+    description: 'Rocky Linux 9',
+    minDiskGb: 10,
+    regions: EVERY_REGION,
+  },
   {
     slug: 'lamp',
     name: 'LAMP on Ubuntu 24.04',
@@ -75,9 +99,33 @@ const IMAGES: InfraImage[] = [
     minDiskGb: 25,
     regions: EVERY_REGION,
   },
-  { slug: 'docker', name: 'Docker on Ubuntu 24.04', type: 'application', distribution: 'Ubuntu', description: 'Docker Engine and the Compose plugin on Ubuntu 24.04', minDiskGb: 25, regions: EVERY_REGION },
-  { slug: 'wordpress', name: 'WordPress on Ubuntu 24.04', type: 'application', distribution: 'Ubuntu', description: 'WordPress with Apache, PHP 8.3 and MySQL 8 on Ubuntu 24.04', minDiskGb: 25, regions: EVERY_REGION },
-  { slug: 'postgresql', name: 'PostgreSQL 16 on Ubuntu 24.04', type: 'application', distribution: 'Ubuntu', description: 'PostgreSQL 16 listening on a private interface', minDiskGb: 25, regions: EVERY_REGION },
+  {
+    slug: 'docker',
+    name: 'Docker on Ubuntu 24.04',
+    type: 'application',
+    distribution: 'Ubuntu',
+    description: 'Docker Engine and the Compose plugin on Ubuntu 24.04',
+    minDiskGb: 25,
+    regions: EVERY_REGION,
+  },
+  {
+    slug: 'wordpress',
+    name: 'WordPress on Ubuntu 24.04',
+    type: 'application',
+    distribution: 'Ubuntu',
+    description: 'WordPress with Apache, PHP 8.3 and MySQL 8 on Ubuntu 24.04',
+    minDiskGb: 25,
+    regions: EVERY_REGION,
+  },
+  {
+    slug: 'postgresql',
+    name: 'PostgreSQL 16 on Ubuntu 24.04',
+    type: 'application',
+    distribution: 'Ubuntu',
+    description: 'PostgreSQL 16 listening on a private interface',
+    minDiskGb: 25,
+    regions: EVERY_REGION,
+  },
 ];
 
 function defineAppSize(slug: string, name: string, cpus: number, memoryMb: number, priceMonthly: number): InfraAppSize {
@@ -236,7 +284,12 @@ export class InfraSimulator implements InfraProvider {
         actionCompletesAt: new Date(now.getTime() + getConfig().INFRA_SIM_ACTION_SECONDS * 1000),
       })
       // Two actions racing for one machine: only the first to get here is applied.
-      .where(and(eq(infraSimMachines.id, id), row.actionCompletesAt ? eq(infraSimMachines.actionCompletesAt, row.actionCompletesAt) : isNull(infraSimMachines.actionCompletesAt)))
+      .where(
+        and(
+          eq(infraSimMachines.id, id),
+          row.actionCompletesAt ? eq(infraSimMachines.actionCompletesAt, row.actionCompletesAt) : isNull(infraSimMachines.actionCompletesAt),
+        ),
+      )
       .returning({ id: infraSimMachines.id });
     if (applied.length === 0) throw conflict('The machine already has a pending action');
   }

@@ -27,7 +27,10 @@ class DevMailbox implements Mailer {
 
 class SmtpMailer implements Mailer {
   readonly kind = 'smtp' as const;
-  constructor(private readonly url: string, private readonly from: string) {}
+  constructor(
+    private readonly url: string,
+    private readonly from: string,
+  ) {}
   async send(message: MailMessage): Promise<void> {
     const { createTransport } = await import('nodemailer');
     const transport = createTransport(this.url);

@@ -5,15 +5,7 @@ import { ledgerCustomers, ledgerPaymentIntents, ledgerPaymentMethods, ledgerRefu
 import { newId } from '../../../db/schema/ids';
 import { AppError, invalidField } from '../../platform/errors';
 import { cardBehaviour, cardBrand, isExpired, normaliseCardNumber, passesLuhn } from './cards';
-import type {
-  AttachCardInput,
-  ChargeOutcome,
-  ChargeRecord,
-  CreateCustomerInput,
-  OffSessionChargeInput,
-  PaymentsProvider,
-  SavedCard,
-} from './types';
+import type { AttachCardInput, ChargeOutcome, ChargeRecord, CreateCustomerInput, OffSessionChargeInput, PaymentsProvider, SavedCard } from './types';
 
 const DECLINE_MESSAGES: Record<string, string> = {
   card_declined: 'Your card was declined.',
@@ -90,11 +82,7 @@ export class LocalLedgerPayments implements PaymentsProvider {
   async setDefaultCard(customerId: string, paymentMethodId: string): Promise<void> {
     const db = await getDb();
     await db.transaction(async (tx) => {
-      const [card] = await tx
-        .select({ id: ledgerPaymentMethods.id })
-        .from(ledgerPaymentMethods)
-        .where(activeCard(customerId, paymentMethodId))
-        .for('update');
+      const [card] = await tx.select({ id: ledgerPaymentMethods.id }).from(ledgerPaymentMethods).where(activeCard(customerId, paymentMethodId)).for('update');
       if (!card) throw new AppError('NOT_FOUND', 'Payment method not found');
       await tx.update(ledgerPaymentMethods).set({ isDefault: false }).where(eq(ledgerPaymentMethods.customerId, customerId));
       await tx.update(ledgerPaymentMethods).set({ isDefault: true }).where(eq(ledgerPaymentMethods.id, paymentMethodId));
@@ -116,7 +104,13 @@ export class LocalLedgerPayments implements PaymentsProvider {
     const existing = await this.findIntent(input.idempotencyKey);
     if (existing) return outcomeOf(existing);
     const [card] = await db.select().from(ledgerPaymentMethods).where(activeCard(input.customerId, input.paymentMethodId));
-    const declineCode = !card ? 'card_declined' : card.behaviour === 'succeed' ? null : card.behaviour === 'insufficient_funds' ? 'insufficient_funds' : 'card_declined';
+    const declineCode = !card
+      ? 'card_declined'
+      : card.behaviour === 'succeed'
+        ? null
+        : card.behaviour === 'insufficient_funds'
+          ? 'insufficient_funds'
+          : 'card_declined';
     try {
       const [intent] = await db
         .insert(ledgerPaymentIntents)
@@ -175,11 +169,7 @@ export class LocalLedgerPayments implements PaymentsProvider {
 }
 
 function activeCard(customerId: string, paymentMethodId: string) {
-  return and(
-    eq(ledgerPaymentMethods.id, paymentMethodId),
-    eq(ledgerPaymentMethods.customerId, customerId),
-    isNull(ledgerPaymentMethods.detachedAt),
-  );
+  return and(eq(ledgerPaymentMethods.id, paymentMethodId), eq(ledgerPaymentMethods.customerId, customerId), isNull(ledgerPaymentMethods.detachedAt));
 }
 
 function outcomeOf(intent: typeof ledgerPaymentIntents.$inferSelect): ChargeOutcome {

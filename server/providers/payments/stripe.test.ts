@@ -26,10 +26,7 @@ function uniqueKey(kind: string): string {
 }
 
 async function newCustomer(): Promise<string> {
-  const { customerId } = await payments.createCustomer(
-    { email: 'buyer@example.com', name: 'Buyer', idempotencyKey: uniqueKey('customer') },
-    await getDb(),
-  );
+  const { customerId } = await payments.createCustomer({ email: 'buyer@example.com', name: 'Buyer', idempotencyKey: uniqueKey('customer') }, await getDb());
   return customerId;
 }
 
@@ -92,9 +89,7 @@ describe('StripePayments against a Stripe wire-format fake', () => {
 
   it('refuses card details in Stripe mode and reports a card declined when saved', async () => {
     const customerId = await newCustomer();
-    const raw = await caught(
-      payments.attachCard(customerId, { kind: 'card', cardNumber: '4242424242424242', expMonth: 12, expYear: 2040, cvc: '123' }),
-    );
+    const raw = await caught(payments.attachCard(customerId, { kind: 'card', cardNumber: '4242424242424242', expMonth: 12, expYear: 2040, cvc: '123' }));
     expect(raw.code).toBe('VALIDATION_ERROR');
     expect(raw.message).toBe('cardNumber: card details are never sent to this server in Stripe mode; use a SetupIntent');
     expect(raw.message).not.toContain('4242424242424242');
@@ -144,7 +139,15 @@ describe('StripePayments against a Stripe wire-format fake', () => {
   it('charges a saved card off-session with the idempotency key', async () => {
     const { customerId, paymentMethodId } = await customerWithCard();
     const idempotencyKey = uniqueKey('charge');
-    const outcome = await payments.chargeOffSession({ customerId, paymentMethodId, amount: 1234, currency: 'usd', description: 'Server s-1', idempotencyKey, projectId: 'prj_test' });
+    const outcome = await payments.chargeOffSession({
+      customerId,
+      paymentMethodId,
+      amount: 1234,
+      currency: 'usd',
+      description: 'Server s-1',
+      idempotencyKey,
+      projectId: 'prj_test',
+    });
     expect(outcome).toEqual({ status: 'succeeded', chargeId: expect.stringMatching(/^pi_/) });
 
     const request = fake.requests.find((r) => r.path === '/v1/payment_intents' && r.headers['idempotency-key'] === idempotencyKey);
@@ -163,13 +166,29 @@ describe('StripePayments against a Stripe wire-format fake', () => {
 
   it('turns a decline into a failed outcome carrying the decline code', async () => {
     const { customerId, paymentMethodId } = await customerWithCard('pm_card_chargeCustomerFail');
-    const outcome = await payments.chargeOffSession({ customerId, paymentMethodId, amount: 500, currency: 'usd', description: 'Redis r-1', idempotencyKey: uniqueKey('charge'), projectId: 'prj_test' });
+    const outcome = await payments.chargeOffSession({
+      customerId,
+      paymentMethodId,
+      amount: 500,
+      currency: 'usd',
+      description: 'Redis r-1',
+      idempotencyKey: uniqueKey('charge'),
+      projectId: 'prj_test',
+    });
     expect(outcome).toEqual({ status: 'failed', chargeId: expect.stringMatching(/^pi_/), declineCode: 'generic_decline', message: 'Your card was declined.' });
   });
 
   it('charges once when a charge is retried with the same idempotency key', async () => {
     const { customerId, paymentMethodId } = await customerWithCard();
-    const input = { customerId, paymentMethodId, amount: 900, currency: 'usd', description: 'Volume v-1', idempotencyKey: uniqueKey('charge'), projectId: 'prj_test' };
+    const input = {
+      customerId,
+      paymentMethodId,
+      amount: 900,
+      currency: 'usd',
+      description: 'Volume v-1',
+      idempotencyKey: uniqueKey('charge'),
+      projectId: 'prj_test',
+    };
     const first = await payments.chargeOffSession(input);
     const retry = await payments.chargeOffSession(input);
     expect(retry).toEqual(first);
@@ -184,7 +203,15 @@ describe('StripePayments against a Stripe wire-format fake', () => {
   it('finds a charge by its idempotency key, and null when there is none', async () => {
     const { customerId, paymentMethodId } = await customerWithCard();
     const idempotencyKey = uniqueKey('charge');
-    const outcome = await payments.chargeOffSession({ customerId, paymentMethodId, amount: 700, currency: 'usd', description: 'x', idempotencyKey, projectId: 'prj_test' });
+    const outcome = await payments.chargeOffSession({
+      customerId,
+      paymentMethodId,
+      amount: 700,
+      currency: 'usd',
+      description: 'x',
+      idempotencyKey,
+      projectId: 'prj_test',
+    });
     expect(outcome.status).toBe('succeeded');
 
     expect(await payments.findCharge(idempotencyKey)).toEqual({ chargeId: outcome.chargeId, status: 'succeeded', amount: 700, amountRefunded: 0 });
@@ -201,7 +228,15 @@ describe('StripePayments against a Stripe wire-format fake', () => {
   it('refunds with the idempotency key, once per key, and findCharge shows the refunded amount', async () => {
     const { customerId, paymentMethodId } = await customerWithCard();
     const chargeKey = uniqueKey('charge');
-    const outcome = await payments.chargeOffSession({ customerId, paymentMethodId, amount: 1000, currency: 'usd', description: 'z', idempotencyKey: chargeKey, projectId: 'prj_test' });
+    const outcome = await payments.chargeOffSession({
+      customerId,
+      paymentMethodId,
+      amount: 1000,
+      currency: 'usd',
+      description: 'z',
+      idempotencyKey: chargeKey,
+      projectId: 'prj_test',
+    });
     if (outcome.status !== 'succeeded') throw new Error('expected a successful charge');
 
     const refundKey = uniqueKey('refund');
@@ -230,14 +265,24 @@ describe('StripePayments against a Stripe wire-format fake', () => {
     const unreachable = new StripePayments({ secretKey: fake.secretKey, apiUrl: `http://127.0.0.1:${port}`, maxNetworkRetries: 0 });
 
     const charge = await caught(
-      unreachable.chargeOffSession({ customerId: 'cus_x', paymentMethodId: 'pm_x', amount: 100, currency: 'usd', description: 'x', idempotencyKey: uniqueKey('charge'), projectId: 'prj_test' }),
+      unreachable.chargeOffSession({
+        customerId: 'cus_x',
+        paymentMethodId: 'pm_x',
+        amount: 100,
+        currency: 'usd',
+        description: 'x',
+        idempotencyKey: uniqueKey('charge'),
+        projectId: 'prj_test',
+      }),
     );
     expect(charge.code).toBe('UPSTREAM_ERROR');
     expect(charge.message).toBe('The payment processor could not be reached');
     expect(charge.cause).toBeDefined();
     expect(JSON.stringify({ message: charge.message, cause: String(charge.cause) })).not.toContain(fake.secretKey);
 
-    expect((await caught(unreachable.createCustomer({ email: 'x@example.com', name: 'X', idempotencyKey: uniqueKey('customer') }, await getDb()))).code).toBe('UPSTREAM_ERROR');
+    expect((await caught(unreachable.createCustomer({ email: 'x@example.com', name: 'X', idempotencyKey: uniqueKey('customer') }, await getDb()))).code).toBe(
+      'UPSTREAM_ERROR',
+    );
     expect((await caught(unreachable.listCards('cus_x'))).code).toBe('UPSTREAM_ERROR');
     expect((await caught(unreachable.findCharge('charge:x'))).code).toBe('UPSTREAM_ERROR');
   });

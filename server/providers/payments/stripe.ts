@@ -1,16 +1,7 @@
 import Stripe from 'stripe';
 import type { DbOrTx } from '../../../db';
 import { AppError, invalidField } from '../../platform/errors';
-import type {
-  AttachCardInput,
-  CardSetup,
-  ChargeOutcome,
-  ChargeRecord,
-  CreateCustomerInput,
-  OffSessionChargeInput,
-  PaymentsProvider,
-  SavedCard,
-} from './types';
+import type { AttachCardInput, CardSetup, ChargeOutcome, ChargeRecord, CreateCustomerInput, OffSessionChargeInput, PaymentsProvider, SavedCard } from './types';
 
 export interface StripePaymentsOptions {
   secretKey: string;

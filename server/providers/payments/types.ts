@@ -21,8 +21,7 @@ export interface SavedCard {
 
 /** Local mode takes card details (test cards only); a processor takes the id of a card it already saved. */
 export type AttachCardInput =
-  | { kind: 'card'; cardNumber: string; expMonth: number; expYear: number; cvc: string; country?: string }
-  | { kind: 'processor'; paymentMethodId: string };
+  { kind: 'card'; cardNumber: string; expMonth: number; expYear: number; cvc: string; country?: string } | { kind: 'processor'; paymentMethodId: string };
 
 export interface OffSessionChargeInput {
   customerId: string;
@@ -36,9 +35,7 @@ export interface OffSessionChargeInput {
   projectId: string;
 }
 
-export type ChargeOutcome =
-  | { status: 'succeeded'; chargeId: string }
-  | { status: 'failed'; chargeId: string | null; declineCode: string; message: string };
+export type ChargeOutcome = { status: 'succeeded'; chargeId: string } | { status: 'failed'; chargeId: string | null; declineCode: string; message: string };
 
 export interface ChargeRecord {
   chargeId: string;

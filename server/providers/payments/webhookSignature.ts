@@ -3,9 +3,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 /** Stripe's default: a delivery older or newer than this is refused, so a captured one cannot be replayed later. */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
-export type SignatureCheck =
-  | { ok: true; timestamp: number }
-  | { ok: false; reason: 'malformed' | 'mismatch' | 'stale' };
+export type SignatureCheck = { ok: true; timestamp: number } | { ok: false; reason: 'malformed' | 'mismatch' | 'stale' };
 
 interface ParsedHeader {
   timestamp: number;
