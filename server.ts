@@ -53,7 +53,10 @@ async function main(): Promise<void> {
   server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
-    log.info({ port, database: config.embeddedDatabase ? 'embedded' : 'postgres', dev, node: process.version }, `ready on ${config.APP_URL} (Node ${process.version})`);
+    log.info(
+      { port, database: config.embeddedDatabase ? 'embedded' : 'postgres', dev, node: process.version },
+      `ready on ${config.APP_URL} (Node ${process.version})`,
+    );
   });
 
   const shutdown = async (signal: string) => {

@@ -60,7 +60,9 @@ function original(frame: CallFrame): CallFrame {
   if (!frame.url.startsWith('file://') || frame.url.includes('/node_modules/')) return frame;
   const entry = sourceMapOf(frame.url)?.findEntry(frame.lineNumber, frame.columnNumber);
   if (!entry || !('originalSource' in entry)) return frame;
-  const source = entry.originalSource.startsWith('file://') ? entry.originalSource : pathToFileURL(path.resolve(path.dirname(fileURLToPath(frame.url)), entry.originalSource)).href;
+  const source = entry.originalSource.startsWith('file://')
+    ? entry.originalSource
+    : pathToFileURL(path.resolve(path.dirname(fileURLToPath(frame.url)), entry.originalSource)).href;
   return { ...frame, url: source, lineNumber: entry.originalLine, columnNumber: entry.originalColumn };
 }
 

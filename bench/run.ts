@@ -188,9 +188,9 @@ async function seed(databaseUrl: string): Promise<Seeded[]> {
         passwordHash: 'bench:no-login',
       })),
     );
-    await db.insert(schema.projects).values(
-      rows.map((r) => ({ id: r.projectId, name: `Bench ${r.i}`, slug: r.slug, createdByUserId: r.userId, billerUserId: r.userId })),
-    );
+    await db
+      .insert(schema.projects)
+      .values(rows.map((r) => ({ id: r.projectId, name: `Bench ${r.i}`, slug: r.slug, createdByUserId: r.userId, billerUserId: r.userId })));
     await db.insert(schema.memberships).values(rows.map((r) => ({ projectId: r.projectId, userId: r.userId, role: 'owner' as const })));
     await db.insert(schema.apiKeys).values(
       rows.map((r) => ({
@@ -455,7 +455,9 @@ async function measureTarget(options: {
 function mainThreadProfile(dir: string): string | undefined {
   if (!existsSync(dir)) return undefined;
   // CPU.<date>.<time>.<pid>.<thread id>.<sequence>.cpuprofile; the main thread is thread 0.
-  const files = readdirSync(dir).filter((f) => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(f)).sort();
+  const files = readdirSync(dir)
+    .filter((f) => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(f))
+    .sort();
   return files.length ? path.join(dir, files.at(-1)!) : undefined;
 }
 
@@ -576,7 +578,12 @@ async function main(): Promise<void> {
         threshold: `<= ${TARGET_PEAK_RSS_MB}`,
         pass: r.peakRssMb <= TARGET_PEAK_RSS_MB,
       },
-      { name: `last ${segmentLabel} / first ${segmentLabel} req/s`, value: stability, threshold: `>= ${TARGET_STABILITY}`, pass: stability >= TARGET_STABILITY },
+      {
+        name: `last ${segmentLabel} / first ${segmentLabel} req/s`,
+        value: stability,
+        threshold: `>= ${TARGET_STABILITY}`,
+        pass: stability >= TARGET_STABILITY,
+      },
     ];
 
     console.log(

@@ -28,9 +28,10 @@ interface TemporaryDatabase {
 async function main(): Promise<number> {
   mkdirSync(OUTPUT_DIR, { recursive: true });
   if (process.env.E2E_SKIP_BUILD !== '1') {
-    const built = await run('npx', ['next', 'build'], { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production' });
+    // What `npm start` runs: the Next build and the compiled server, rebuilt when older than their sources.
+    const built = await run(process.execPath, ['scripts/start.mjs', '--build-only'], { ...process.env, NEXT_TELEMETRY_DISABLED: '1' });
     if (built !== 0) {
-      console.error('e2e: next build failed');
+      console.error('e2e: the build failed');
       return built;
     }
   }
@@ -89,7 +90,12 @@ function startServer(port: number, baseUrl: string, dataDir: string, databaseUrl
   env.DEV_MAILBOX = 'true';
   delete env.PGLITE_DIR;
   const log = openSync(SERVER_LOG, 'w');
-  const child = spawn('npx', ['tsx', 'server.ts'], { cwd: ROOT, env, stdio: ['ignore', log, log], detached: true });
+  const child = spawn(process.execPath, ['dist/server.js'], {
+    cwd: ROOT,
+    env: { ...env, NODE_ENV: 'production' },
+    stdio: ['ignore', log, log],
+    detached: true,
+  });
   closeSync(log);
   return child;
 }
@@ -109,7 +115,7 @@ async function waitForHealth(baseUrl: string, server: ChildProcess): Promise<voi
   throw new Error(`GET /healthz did not answer 200 within ${HEALTH_TIMEOUT_MS / 1000} s`);
 }
 
-/** npx and tsx each start a child of their own: signal the whole group so none is left behind. */
+/** Signal the whole group, so nothing the server started is left behind. */
 async function stopProcessGroup(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.pid === undefined) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

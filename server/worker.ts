@@ -2,6 +2,7 @@ import { closeDb } from '../db';
 import { migrateDatabase } from '../db/migrate';
 import { getConfig } from './platform/config';
 import { getLogger } from './platform/logger';
+import './app';
 import { startJobs, stopJobs } from './platform/jobs/index';
 
 /**

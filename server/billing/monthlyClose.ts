@@ -84,18 +84,16 @@ async function openInvoice(projectId: string, now: Date): Promise<InvoiceRow | n
         .insert(invoices)
         .values({ id, projectId, period, subtotal, tax, creditApplied, total: gross - creditApplied, currency: getConfig().BILLING_CURRENCY })
         .returning();
-      await tx
-        .insert(invoiceLines)
-        .values(
-          items.map((item) => ({
-            id: newId('il'),
-            invoiceId: id,
-            billingItemId: item.id,
-            category: item.category,
-            description: item.description,
-            amount: item.monthly,
-          })),
-        );
+      await tx.insert(invoiceLines).values(
+        items.map((item) => ({
+          id: newId('il'),
+          invoiceId: id,
+          billingItemId: item.id,
+          category: item.category,
+          description: item.description,
+          amount: item.monthly,
+        })),
+      );
       if (creditApplied > 0) {
         await tx.insert(creditEntries).values({ id: newId('cre'), projectId, amount: -creditApplied, reason: `Applied to invoice ${period}`, invoiceId: id });
       }

@@ -35,7 +35,7 @@ export const projectsRouter = router({
     })
     .input(z.object(projectRef))
     .output(projectSchema)
-    .query(({ ctx }) => projects.getProject(ctx.project.id, ctx.role)),
+    .query(({ ctx }) => projects.getProject(ctx.project, ctx.role)),
 
   rename: projectProcedure
     .meta({

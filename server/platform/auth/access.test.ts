@@ -21,7 +21,12 @@ const PROJECT: ProjectAccess['project'] = {
   slug: 'home',
   name: 'Home',
   billerUserId: 'usr_owner',
+  createdByUserId: 'usr_owner',
+  billingEmail: null,
   blockedAt: null,
+  blockedReason: null,
+  createdAt: new Date('2026-01-01T00:00:00Z'),
+  updatedAt: new Date('2026-01-01T00:00:00Z'),
 };
 
 const session: SignedInActor = { kind: 'session', userId: 'usr_1' };

@@ -1,10 +1,11 @@
-import { and, eq, or, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, or, sql } from 'drizzle-orm';
 import { getDb, type Db } from '../../../db';
 import { memberships, projects } from '../../../db/schema';
 import type { ProjectRole } from './roles';
 
 export interface ProjectAccess {
-  project: { id: string; slug: string; name: string; billerUserId: string; blockedAt: Date | null };
+  /** The whole row: a project read answers from it without reading it again. */
+  project: typeof projects.$inferSelect;
   /** The user's role in the project, or null when they are not a member. */
   role: ProjectRole | null;
 }
@@ -31,14 +32,7 @@ function accessQuery(db: Db) {
 
 function buildAccessQuery(db: Db) {
   return db
-    .select({
-      id: projects.id,
-      slug: projects.slug,
-      name: projects.name,
-      billerUserId: projects.billerUserId,
-      blockedAt: projects.blockedAt,
-      role: memberships.role,
-    })
+    .select({ ...getTableColumns(projects), role: memberships.role })
     .from(projects)
     .leftJoin(memberships, and(eq(memberships.projectId, projects.id), eq(memberships.userId, sql.placeholder('userId'))))
     .where(or(eq(projects.id, sql.placeholder('ref')), eq(projects.slug, sql.placeholder('slug'))))
