@@ -72,6 +72,7 @@ export function createRestApi(options: { router: AnyRouter; rawRoutes?: readonly
           body: documentJson,
         };
       }
+      refuseDotSegments(path);
       const candidates = findRoutes(routes, path.replace(/\/+$/, '') || '/');
       if (candidates.length === 0) throw new AppError('NOT_FOUND', `No endpoint at ${method} ${fullPath}`);
       if (!candidates.some((r) => r.method === method)) {
@@ -83,7 +84,7 @@ export function createRestApi(options: { router: AnyRouter; rawRoutes?: readonly
       // Parsed exactly as trpc-to-openapi does (a path starting with // stays a path).
       const url = new URL(`http://127.0.0.1${request.url.slice(REST_PREFIX.length)}`);
       const routePath = normalizePath(url.pathname);
-      const route = routes.find((r) => r.method === method && r.pattern.test(routePath));
+      const route = candidates.find((r) => r.method === method);
       if (!route) throw new AppError('NOT_FOUND', 'Resource not found');
       if (route.kind === 'raw') return await invokeRaw(route, method as HttpMethod, routePath, url, request, requestId, baseHeaders);
       const body = await parseJsonBody(method, request);
@@ -205,6 +206,21 @@ export function createRestApi(options: { router: AnyRouter; rawRoutes?: readonly
   }
 
   return { handle, handleFetch, handleNode, openApiDocument, routes };
+}
+
+/** `.` and `..` in any percent-encoding: URL parsing would resolve them into another route. */
+const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
+
+/**
+ * A path parameter that is a dot segment would be resolved by URL parsing into the parent route
+ * (`DELETE …/ssh-keys/%2e%2e` into `DELETE /projects/{id}`), so such paths are refused before routing.
+ */
+function refuseDotSegments(path: string): void {
+  for (const segment of path.split('/')) {
+    if (DOT_SEGMENT.test(segment)) {
+      throw new AppError('VALIDATION_ERROR', `Path segment "${segment}" is not allowed: no id is "." or ".."`);
+    }
+  }
 }
 
 async function parseJsonBody(method: string, request: RestRequest): Promise<unknown> {

@@ -90,6 +90,17 @@ export function buildRouteTable(router: AnyRouter, rawRoutes: readonly RawRoute[
   return routes;
 }
 
+/**
+ * The routes whose path matches with the fewest parameters. A literal segment
+ * (`/projects/create`, `…/servers/preview`) names its own resource: where one matches, its `{id}`
+ * siblings do not, so a method it lacks is 405 and never reaches a sibling with the literal as an id.
+ */
 export function findRoutes(routes: readonly Route[], path: string): Route[] {
-  return routes.filter((r) => r.pattern.test(path));
+  const matching = routes.filter((r) => r.pattern.test(path));
+  const fewestParams = Math.min(...matching.map(paramCount));
+  return matching.filter((r) => paramCount(r) === fewestParams);
+}
+
+function paramCount(route: Route): number {
+  return route.path.split('{').length - 1;
 }
