@@ -9,6 +9,7 @@ import { INTERNAL_HEADERS } from './server/platform/context';
 import { startJobs, stopJobs } from './server/platform/jobs';
 import { getLogger } from './server/platform/logger';
 import { restApi } from './server/app';
+import { clientAddress, securityHeaders } from './server/platform/http';
 import { REST_PREFIX } from './server/platform/rest/handler';
 
 /**
@@ -34,8 +35,11 @@ async function main(): Promise<void> {
   const handleNext = nextApp.getRequestHandler();
 
   const accessLog = log.child({ component: 'http' });
+  const trustedHops = config.TRUST_PROXY ? config.TRUSTED_PROXY_HOPS : null;
+  const answerHeaders = Object.entries(securityHeaders(config.APP_URL));
   const server = createServer((req, res) => {
-    stampInternalHeaders(req, config.TRUST_PROXY);
+    stampInternalHeaders(req, trustedHops);
+    for (const [name, value] of answerHeaders) res.setHeader(name, value);
     const url = req.url ?? '/';
     if (accessLog.isLevelEnabled('info')) logWhenDone(accessLog, req, res, url);
     if (url === REST_PREFIX || url.startsWith(`${REST_PREFIX}/`) || url.startsWith(`${REST_PREFIX}?`)) {
@@ -89,13 +93,11 @@ function logWhenDone(accessLog: Logger, req: IncomingMessage, res: ServerRespons
 }
 
 /** Request id and client address are ours to set: whatever a client sent under those names is replaced. */
-function stampInternalHeaders(req: IncomingMessage, trustProxy: boolean): void {
+function stampInternalHeaders(req: IncomingMessage, trustedHops: number | null): void {
   const incomingId = req.headers[INTERNAL_HEADERS.requestId];
   const requestId = typeof incomingId === 'string' && /^[A-Za-z0-9._-]{8,64}$/.test(incomingId) ? incomingId : randomUUID();
   req.headers[INTERNAL_HEADERS.requestId] = requestId;
-  const forwarded = req.headers['x-forwarded-for'];
-  const proxied = trustProxy && typeof forwarded === 'string' ? forwarded.split(',')[0]?.trim() : undefined;
-  req.headers[INTERNAL_HEADERS.clientIp] = proxied || req.socket.remoteAddress || 'unknown';
+  req.headers[INTERNAL_HEADERS.clientIp] = clientAddress(req.headers['x-forwarded-for'], req.socket.remoteAddress, trustedHops);
 }
 
 main().catch((err: unknown) => {

@@ -69,3 +69,22 @@ describe('error.fields', () => {
     expect(body.error.data.appError).toMatchObject({ code: 'VALIDATION_ERROR', fields: { name: 'Project name is required' } });
   });
 });
+
+describe('/api/trpc bodies', () => {
+  it('are capped like /v1: a body past 2 MiB is refused with 413 before anything reads it', async () => {
+    const user = await createUser();
+    const huge = JSON.stringify({ name: 'x'.repeat(3 * 1024 * 1024) });
+    const declared: Record<string, string>[] = [{ 'content-length': String(Buffer.byteLength(huge)) }, {}];
+    for (const headers of declared) {
+      const res = await trpcPost(
+        new Request(`${ORIGIN}/api/trpc/projects.create`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', cookie: user.cookie, origin: ORIGIN, ...headers },
+          body: huge,
+        }),
+      );
+      expect(res.status).toBe(413);
+      expect(((await res.json()) as { error: { data: { appError: { code: string } } } }).error.data.appError.code).toBe('PAYLOAD_TOO_LARGE');
+    }
+  });
+});

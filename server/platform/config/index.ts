@@ -70,6 +70,7 @@ const envSchema = z
       }),
     DEV_MAILBOX: booleanFlag.default(false),
     TRUST_PROXY: booleanFlag.default(false),
+    TRUSTED_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
     JOBS_IN_PROCESS: booleanFlag.default(true),
     INVITATION_TTL_HOURS: z.coerce
       .number()
