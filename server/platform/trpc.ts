@@ -6,6 +6,7 @@ import type { ProjectAccess } from './auth/projectAccess';
 import type { ProjectRole } from './auth/roles';
 import type { RequestContext } from './context';
 import { invalidField, toAppError, TRPC_CODE_OF } from './errors';
+import { refuseUnstorableText } from './storableText';
 
 export interface ProcedureMeta extends OpenApiMeta, AccessRules {
   /** HTTP status of a successful REST call: 201 for creations, 204 for empty answers. */
@@ -46,7 +47,13 @@ const mapAppErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
-export const publicProcedure = t.procedure.use(mapAppErrors);
+/** Before any check reads the input: a NUL or unpaired surrogate would reach PostgreSQL and fail there. */
+const refuseUnstorableInput = t.middleware(async ({ getRawInput, next }) => {
+  refuseUnstorableText(await getRawInput());
+  return next();
+});
+
+export const publicProcedure = t.procedure.use(mapAppErrors).use(refuseUnstorableInput);
 
 const requireActor = t.middleware(({ ctx, meta, next }) => next({ ctx: { ...ctx, actor: requireSignedIn(ctx, meta ?? {}) } }));
 

@@ -7,6 +7,7 @@ import { requireProjectRole, requireSignedIn } from '../auth/access';
 import { createRequestContext, INTERNAL_HEADERS, type HeaderSource, type RequestContext } from '../context';
 import { AppError, toAppError, type FieldErrors } from '../errors';
 import { getLogger } from '../logger';
+import { refuseUnstorableText } from '../storableText';
 import { decodePathParam } from '../trpc';
 import { createOpenApiDocument, type OpenAPIObject } from './openapi';
 import type { HttpMethod, RawRoute, RawRouteCaller, RequestBody } from './rawRoutes';
@@ -105,6 +106,9 @@ export function createRestApi(options: { router: AnyRouter; rawRoutes?: readonly
     context: RequestContext,
     baseHeaders: Record<string, string>,
   ): Promise<RestResponse> {
+    const params: Record<string, string> = {};
+    for (const [name, value] of Object.entries(route.pattern.exec(path)?.groups ?? {})) params[name] = decodePathParam(value);
+    refuseUnstorableText(params);
     let input: Record<string, unknown> | undefined;
     if (route.takesInput) {
       const useBody = BODY_METHODS.has(route.method);
@@ -155,6 +159,7 @@ export function createRestApi(options: { router: AnyRouter; rawRoutes?: readonly
     const { route } = entry;
     const params: Record<string, string> = {};
     for (const [name, value] of Object.entries(entry.pattern.exec(path)?.groups ?? {})) params[name] = decodePathParam(value);
+    refuseUnstorableText(params);
     const ctx = await createRequestContext(headerSource(request.headers, requestId, 'GET'), route.access.kind === 'public' ? 'GET' : method, 'rest');
     const caller: RawRouteCaller = { actor: null, grant: null };
     if (route.access.kind !== 'public') {
