@@ -9,7 +9,7 @@ import { INTERNAL_HEADERS } from './server/platform/context';
 import { startJobs, stopJobs } from './server/platform/jobs';
 import { getLogger } from './server/platform/logger';
 import { restApi } from './server/app';
-import { clientAddress, securityHeaders } from './server/platform/http';
+import { clientAddress, loggablePath, securityHeaders } from './server/platform/http';
 import { REST_PREFIX } from './server/platform/rest/handler';
 
 /**
@@ -78,12 +78,11 @@ async function main(): Promise<void> {
 function logWhenDone(accessLog: Logger, req: IncomingMessage, res: ServerResponse, url: string): void {
   const started = process.hrtime.bigint();
   res.once('finish', () => {
-    const queryAt = url.indexOf('?');
     accessLog.info(
       {
         reqId: req.headers[INTERNAL_HEADERS.requestId],
         method: req.method,
-        path: queryAt === -1 ? url : url.slice(0, queryAt),
+        path: loggablePath(url),
         status: res.statusCode,
         ms: Number(process.hrtime.bigint() - started) / 1e6,
       },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientAddress, securityHeaders } from './http';
+import { clientAddress, loggablePath, securityHeaders } from './http';
 
 describe('clientAddress', () => {
   it('is the socket address unless proxies are trusted', () => {
@@ -28,5 +28,14 @@ describe('securityHeaders', () => {
       'referrer-policy': 'strict-origin-when-cross-origin',
     });
     expect(securityHeaders('https://panel.example.com')['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+  });
+});
+
+describe('loggablePath', () => {
+  it('drops the query and redacts reset tokens, leaving other paths as they are', () => {
+    expect(loggablePath('/reset-password/abcDEF123_-xyz')).toBe('/reset-password/[redacted]');
+    expect(loggablePath('/reset-password/abc?x=1')).toBe('/reset-password/[redacted]');
+    expect(loggablePath('/v1/projects/prj_1?token=secret')).toBe('/v1/projects/prj_1');
+    expect(loggablePath('/reset-password')).toBe('/reset-password');
   });
 });

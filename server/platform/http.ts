@@ -25,3 +25,16 @@ export function securityHeaders(appUrl: string): Record<string, string> {
   if (appUrl.startsWith('https://')) headers['strict-transport-security'] = 'max-age=31536000; includeSubDomains';
   return headers;
 }
+
+/** Paths whose next segment is a secret (a reset token): logged as `[redacted]`. */
+const SECRET_AFTER = new Set(['reset-password']);
+
+/** The path as the access log may show it: no query (it may carry tokens), no secret segments. */
+export function loggablePath(url: string): string {
+  const queryAt = url.indexOf('?');
+  const segments = (queryAt === -1 ? url : url.slice(0, queryAt)).split('/');
+  for (let i = 1; i < segments.length; i += 1) {
+    if (SECRET_AFTER.has(segments[i - 1]!) && segments[i]) segments[i] = '[redacted]';
+  }
+  return segments.join('/');
+}

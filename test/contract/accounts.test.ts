@@ -84,6 +84,20 @@ describe('password reset', () => {
     expectError(await api('POST', '/v1/accounts/restore/complete', { body: { token, password: 'another new password' } }), 400, 'BAD_REQUEST');
   });
 
+  it('ends every other outstanding link of the account when one is used', async () => {
+    const user = await createUser();
+    const tokens: string[] = [];
+    for (const ip of ['10.0.1.1', '10.0.1.2']) {
+      await api('POST', '/v1/accounts/restore', { body: { email: user.email, locale: 'en' }, headers: { 'x-client-ip': ip } });
+      tokens.push((await latestMailTo(user.email))?.text.match(/\/reset-password\/([A-Za-z0-9_-]+)/)?.[1] ?? '');
+    }
+    const [older, newer] = tokens;
+    expect(older).not.toBe(newer);
+    expect((await api('POST', '/v1/accounts/restore/complete', { body: { token: newer, password: 'a brand new password' } })).status).toBe(200);
+    expectError(await api('POST', '/v1/accounts/restore/complete', { body: { token: older, password: 'an attacker password' } }), 400, 'BAD_REQUEST');
+    expect(await verifyCredentials(user.email, 'a brand new password')).not.toBeNull();
+  });
+
   it('refuses an expired token', async () => {
     const user = await createUser();
     await api('POST', '/v1/accounts/restore', { body: { email: user.email, locale: 'en' }, headers: { 'x-client-ip': '10.0.0.9' } });

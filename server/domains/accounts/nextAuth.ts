@@ -1,7 +1,7 @@
 import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import { getConfig } from '../../platform/config';
-import { verifyCredentials } from './service';
+import { endSession, verifyCredentials } from './service';
 import { SESSION_MAX_AGE_SECONDS, sessionCookieName } from '../../platform/auth/sessionCookie';
 
 /**
@@ -45,6 +45,11 @@ export function getAuthOptions(): NextAuthOptions {
       session({ session, token }) {
         if (session.user && token.sub) (session.user as { id?: string }).id = token.sub;
         return session;
+      },
+    },
+    events: {
+      async signOut({ token }) {
+        if (token?.sub && typeof token.ver === 'number') await endSession(token.sub, token.ver);
       },
     },
   };

@@ -137,9 +137,26 @@ export async function completePasswordReset(token: string, newPassword: string):
       .where(and(eq(passwordResetTokens.tokenHash, sha256Hex(token)), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, new Date())))
       .returning({ userId: passwordResetTokens.userId });
     if (!claimed) throw new AppError('BAD_REQUEST', 'This reset link is invalid, already used or expired; ask for a new one');
+    // Every other link sent to the account ends too: one of them may be in a mailbox someone else reads.
+    await tx
+      .update(passwordResetTokens)
+      .set({ usedAt: new Date() })
+      .where(and(eq(passwordResetTokens.userId, claimed.userId), isNull(passwordResetTokens.usedAt)));
     await tx
       .update(users)
       .set({ passwordHash, sessionVersion: sql`${users.sessionVersion} + 1`, updatedAt: new Date() })
       .where(eq(users.id, claimed.userId));
   });
+}
+
+/**
+ * Signing out ends the session everywhere it was copied: a saved cookie of it stops working. The
+ * version moves only if the session was still current, so a stale sign-out changes nothing.
+ */
+export async function endSession(userId: string, sessionVersion: number): Promise<void> {
+  const db = await getDb();
+  await db
+    .update(users)
+    .set({ sessionVersion: sql`${users.sessionVersion} + 1`, updatedAt: new Date() })
+    .where(and(eq(users.id, userId), eq(users.sessionVersion, sessionVersion)));
 }
