@@ -4,7 +4,7 @@ import { getDb } from '../../../db';
 import { events } from '../../../db/schema';
 import { databaseFingerprint, queryRows } from '../../../test/db';
 import { api, createApiKey, createProject, createUser, expectError, type TestUser } from '../../../test/helpers';
-import { addMember, storedRole } from '../../../test/membersHelpers';
+import { addMember, invite, storedInvitation, storedRole } from '../../../test/membersHelpers';
 import type { Member } from './schema';
 
 async function eventTypes(projectId: string): Promise<string[]> {
@@ -229,6 +229,32 @@ describe('members', () => {
       expectError(await api('DELETE', memberPath(projectId, admin.id), { key: key.key }), 403, 'FORBIDDEN');
       expect(await storedRole(projectId, admin.id)).toBe('admin');
     });
+  });
+
+  it('revokes the pending invitations an admin sent once they are demoted below admin or removed', async () => {
+    const sent = (await invite(admin, projectId, 'friend-of-admin@example.com', 'member')).data;
+    const another = (await invite(admin, projectId, 'second@example.com', 'viewer')).data;
+    const ownersOwn = (await invite(owner, projectId, 'owners-guest@example.com', 'viewer')).data;
+
+    const raised = await api('PATCH', memberPath(projectId, admin.id), { cookie: owner.cookie, body: { role: 'owner' } });
+    expect(raised.status).toBe(200);
+    expect((await storedInvitation(sent.id))?.status).toBe('PENDING');
+
+    await api('PATCH', memberPath(projectId, admin.id), { cookie: owner.cookie, body: { role: 'member' } }).then((r) => r.data);
+    expect((await storedInvitation(sent.id))?.status).toBe('REVOKED');
+    expect((await storedInvitation(another.id))?.status).toBe('REVOKED');
+    expect((await storedInvitation(ownersOwn.id))?.status).toBe('PENDING');
+    expect(await eventTypes(projectId)).toContain('invitation.revoked');
+
+    const invitee = await createUser('Late Invitee');
+    await queryRows(sql`update invitations set email = ${invitee.email} where id = ${sent.id}`);
+    expectError(await api('POST', `/v1/invitations/${sent.id}/accept`, { cookie: invitee.cookie }), 409, 'CONFLICT');
+  });
+
+  it('revokes the pending invitations of a removed admin', async () => {
+    const sent = (await invite(admin, projectId, 'removed-admins-guest@example.com', 'member')).data;
+    expect((await api('DELETE', memberPath(projectId, admin.id), { cookie: owner.cookie })).status).toBe(200);
+    expect((await storedInvitation(sent.id))?.status).toBe('REVOKED');
   });
 
   it('describes every operation in the OpenAPI document', async () => {
