@@ -1,11 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { api, createProject, createUser, expectError } from '../../test/helpers';
 import { addCard, CARDS, ledgerIntents, widgetPurchase } from '../../test/billingHelpers';
 import { queryRows } from '../../test/db';
 import { closeMonthForAllProjects, closeMonthForProject } from './monthlyClose';
 import { endBillingItem, purchaseCreation } from './purchases';
 import { getDb } from '../../db';
+import { getPaymentsProvider } from '../providers/payments';
 
 type Invoice = {
   id: string;
@@ -75,6 +76,52 @@ describe('monthly close', () => {
     const unblocked = (await api<{ blockedAt: string | null }>('GET', `/v1/projects/${projectId}`, { cookie: owner.cookie })).data;
     expect(unblocked.blockedAt).toBeNull();
     expectError(await api('POST', `/v1/projects/${projectId}/billing/invoices/${failed!.id}/pay`, { cookie: owner.cookie }), 409, 'CONFLICT');
+  });
+
+  it('refuses to pay an invoice the close is still collecting: a second key would charge it twice', async () => {
+    const { owner, projectId } = await projectWithWidgets(CARDS.ok, [900]);
+    await queryRows(sql`update ledger_payment_methods set behaviour = 'attach_then_decline'`);
+    const failed = await closeMonthForProject(projectId, new Date('2026-11-01T00:05:00Z'));
+    await queryRows(sql`update invoices set status = 'open' where id = ${failed!.id}`);
+    await queryRows(sql`update ledger_payment_methods set behaviour = 'succeed'`);
+    const chargesBefore = (await ledgerIntents(owner.id)).length;
+    expectError(await api('POST', `/v1/projects/${projectId}/billing/invoices/${failed!.id}/pay`, { cookie: owner.cookie }), 409, 'CONFLICT');
+    expect((await ledgerIntents(owner.id)).length).toBe(chargesBefore);
+  });
+
+  it('refunds a charge that finds its invoice paid by another attempt, and never marks a paid invoice failed', async () => {
+    const { owner, projectId } = await projectWithWidgets(CARDS.ok, [1300]);
+    await queryRows(sql`update ledger_payment_methods set behaviour = 'attach_then_decline'`);
+    const failed = await closeMonthForProject(projectId, new Date('2026-11-01T00:05:00Z'));
+    await queryRows(sql`update ledger_payment_methods set behaviour = 'succeed'`);
+    const provider = getPaymentsProvider();
+    const charge = provider.chargeOffSession.bind(provider);
+    // Another attempt settles the invoice while this one is at the processor.
+    const spy = vi.spyOn(provider, 'chargeOffSession').mockImplementationOnce(async (input) => {
+      const result = await charge(input);
+      await queryRows(sql`update invoices set status = 'paid', paid_at = now(), processor_charge_id = 'ch_other_attempt' where id = ${failed!.id}`);
+      return result;
+    });
+    const paid = await api<Invoice & { processorChargeId?: string }>('POST', `/v1/projects/${projectId}/billing/invoices/${failed!.id}/pay`, {
+      cookie: owner.cookie,
+    });
+    spy.mockRestore();
+    expect(paid.data.status).toBe('paid');
+    const last = (await ledgerIntents(owner.id)).at(-1)!;
+    expect(last).toMatchObject({ amount: 1300, status: 'succeeded', amount_refunded: 1300 });
+
+    await queryRows(sql`update ledger_payment_methods set behaviour = 'attach_then_decline'`);
+    await queryRows(sql`update invoices set status = 'failed' where id = ${failed!.id}`);
+    const declining = vi.spyOn(provider, 'chargeOffSession').mockImplementationOnce(async (input) => {
+      const result = await charge(input);
+      await queryRows(sql`update invoices set status = 'paid' where id = ${failed!.id}`);
+      return result;
+    });
+    // The decline lost the race: the answer is the invoice as it stands, paid.
+    const raced = await api<Invoice>('POST', `/v1/projects/${projectId}/billing/invoices/${failed!.id}/pay`, { cookie: owner.cookie });
+    declining.mockRestore();
+    expect(raced.data.status).toBe('paid');
+    expect((await queryRows<{ status: string }>(sql`select status from invoices where id = ${failed!.id}`))[0]?.status).toBe('paid');
   });
 
   it('does not invoice items created during the month being closed into, nor projects without items', async () => {

@@ -45,7 +45,12 @@ export async function closeMonthForProject(projectId: string, now = new Date()):
   return collectInvoice(invoice, `invoice:${invoice.id}`);
 }
 
-/** Charges a failed invoice again with the biller's current default card; paying it unblocks the project. */
+/**
+ * Charges a failed invoice again with the biller's current default card; paying it unblocks the
+ * project. Only a failed invoice: an open one is being collected by the close under its own key, and
+ * a second key would charge it twice. Each attempt has its own key, so a repeated request within
+ * one attempt charges once.
+ */
 export async function retryInvoice(projectId: string, invoiceId: string): Promise<InvoiceRow> {
   const db = await getDb();
   const [invoice] = await db
@@ -54,6 +59,7 @@ export async function retryInvoice(projectId: string, invoiceId: string): Promis
     .where(and(eq(invoices.id, invoiceId), eq(invoices.projectId, projectId)));
   if (!invoice) throw new AppError('NOT_FOUND', 'Invoice not found');
   if (invoice.status === 'paid') throw new AppError('CONFLICT', 'This invoice is already paid');
+  if (invoice.status !== 'failed') throw new AppError('CONFLICT', 'This invoice is still being collected; it can be paid here once a charge has failed');
   return collectInvoice(invoice, `invoice:${invoice.id}:attempt:${invoice.attempts + 1}`);
 }
 
@@ -132,6 +138,21 @@ async function collectInvoice(invoice: InvoiceRow, idempotencyKey: string): Prom
     outcome = charge.status === 'succeeded' ? { paid: true, chargeId: charge.chargeId } : { paid: false, failureCode: charge.declineCode };
   }
   const now = new Date();
+  const settled = await settleInvoice(invoice, outcome, now);
+  // Another attempt paid the invoice while this one charged: this charge is owed back in full.
+  if (outcome.paid && outcome.chargeId && settled.processorChargeId !== outcome.chargeId) {
+    await getPaymentsProvider().refund({ chargeId: outcome.chargeId, amount: invoice.total, idempotencyKey: `refund:${idempotencyKey}` });
+    getLogger().warn({ invoiceId: invoice.id }, 'a second charge of a paid invoice was refunded');
+  }
+  return settled;
+}
+
+async function settleInvoice(
+  invoice: InvoiceRow,
+  outcome: { paid: true; chargeId: string | null } | { paid: false; failureCode: string },
+  now: Date,
+): Promise<InvoiceRow> {
+  const db = await getDb();
   return db.transaction(async (tx) => {
     if (outcome.paid) {
       const [paid] = await tx
@@ -139,7 +160,10 @@ async function collectInvoice(invoice: InvoiceRow, idempotencyKey: string): Prom
         .set({ status: 'paid', paidAt: now, processorChargeId: outcome.chargeId, failureCode: null, attempts: sql`${invoices.attempts} + 1` })
         .where(and(eq(invoices.id, invoice.id), ne(invoices.status, 'paid')))
         .returning();
-      if (!paid) return invoice;
+      if (!paid) {
+        const [current] = await tx.select().from(invoices).where(eq(invoices.id, invoice.id));
+        return current ?? invoice;
+      }
       const lines = await tx.select().from(invoiceLines).where(eq(invoiceLines.invoiceId, invoice.id));
       for (const line of lines) await recordCharge(tx, invoice.projectId, line.category, line.amount, line.description, now);
       const [stillFailing] = await tx
@@ -154,8 +178,13 @@ async function collectInvoice(invoice: InvoiceRow, idempotencyKey: string): Prom
     const [failed] = await tx
       .update(invoices)
       .set({ status: 'failed', failureCode: outcome.failureCode, attempts: sql`${invoices.attempts} + 1` })
-      .where(eq(invoices.id, invoice.id))
+      .where(and(eq(invoices.id, invoice.id), ne(invoices.status, 'paid')))
       .returning();
+    // Paid meanwhile by another attempt: a declined retry must not mark it unpaid again.
+    if (!failed) {
+      const [current] = await tx.select().from(invoices).where(eq(invoices.id, invoice.id));
+      return current ?? invoice;
+    }
     await tx
       .update(projects)
       .set({ blockedAt: now, blockedReason: `Unpaid invoice for ${invoice.period}` })
@@ -167,6 +196,6 @@ async function collectInvoice(invoice: InvoiceRow, idempotencyKey: string): Prom
       currency: invoice.currency,
       failureCode: outcome.failureCode,
     });
-    return failed!;
+    return failed;
   });
 }

@@ -9,6 +9,6 @@ export const CREATE_CARD_SETUP = `Returns the SetupIntent client secret for the 
 export const REMOVE_PAYMENT_METHOD = `${BILLER_ONLY} The default card can only be removed when it is the last one (409 CONFLICT otherwise).`;
 
 export const PAY_INVOICE =
-  "Charges the biller's current default card again; paying the last unpaid invoice unblocks the project. 402 CARD_DECLINED when it fails again, 409 when already paid.";
+  "Charges a failed invoice again with the biller's current default card; paying the last unpaid invoice unblocks the project. 402 CARD_DECLINED when it fails again, 409 when already paid or still being collected by the month's close. Each attempt charges once however often it is sent; a charge that finds the invoice paid by another attempt is refunded.";
 
 export const TRANSFER_BILLER = 'Owner only. The new biller must be an owner or admin (409 otherwise); their default card pays from then on.';
