@@ -5,7 +5,8 @@ import { requireProjectRole, requireSignedIn, type AccessRules, type SignedInAct
 import type { ProjectAccess } from './auth/projectAccess';
 import type { ProjectRole } from './auth/roles';
 import type { RequestContext } from './context';
-import { invalidField, toAppError, TRPC_CODE_OF } from './errors';
+import { getConfig } from './config';
+import { AppError, invalidField, toAppError, TRPC_CODE_OF } from './errors';
 import { refuseUnstorableText } from './storableText';
 
 export interface ProcedureMeta extends OpenApiMeta, AccessRules {
@@ -13,6 +14,8 @@ export interface ProcedureMeta extends OpenApiMeta, AccessRules {
   successStatus?: 200 | 201 | 204;
   /** Cache-Control of a successful REST answer, for responses identical for every caller (the catalogue). */
   cacheControl?: string;
+  /** A page of ours (a path such as `/docs/ssh-keys`) that every refusal of the operation links to as `docsUrl`, authentication ones included. */
+  docsPath?: string;
 }
 
 const t = initTRPC
@@ -38,10 +41,13 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 /** Re-throws AppErrors with the matching tRPC code so /api/trpc answers with the right status too. */
-const mapAppErrors = t.middleware(async ({ next }) => {
+const mapAppErrors = t.middleware(async ({ meta, next }) => {
   const result = await next();
   if (!result.ok) {
-    const app = toAppError(result.error);
+    let app = toAppError(result.error);
+    if (meta?.docsPath && !app.docsUrl && app.status < 500) {
+      app = new AppError(app.code, app.message, { docsUrl: `${getConfig().APP_URL}${meta.docsPath}`, headers: app.headers, fields: app.fields, cause: app });
+    }
     throw new TRPCError({ code: TRPC_CODE_OF[app.status] ?? 'INTERNAL_SERVER_ERROR', message: app.message, cause: app });
   }
   return result;

@@ -180,3 +180,14 @@ describe('deleting SSH keys', () => {
     expectKeyError(await api('DELETE', `${keysUrl(projectId)}/ssh_unknown`, { cookie: owner.cookie }), 404, 'NOT_FOUND');
   });
 });
+
+describe('refusals before the operation runs', () => {
+  it('link to the page about keys too: no credential (401), a key without the scope (403), an unknown project (404)', async () => {
+    expectKeyError(await api('GET', keysUrl(projectId)), 401, 'UNAUTHORIZED');
+    const otherScope = await createApiKey(owner, projectId, ['projects:read']);
+    expectKeyError(await api('GET', keysUrl(projectId), { key: otherScope.key }), 403, 'FORBIDDEN');
+    expectKeyError(await api('GET', keysUrl('prj_nobody')), 401, 'UNAUTHORIZED');
+    expectKeyError(await api('GET', keysUrl('prj_nobody'), { cookie: owner.cookie }), 404, 'NOT_FOUND');
+    expectKeyError(await api('POST', `${keysUrl(projectId)}/generate`, { key: otherScope.key, body: { name: 'ci' } }), 403, 'FORBIDDEN');
+  });
+});

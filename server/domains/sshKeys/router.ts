@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { Scope } from '../../platform/auth/scopes';
-import { AppError, toAppError } from '../../platform/errors';
 import { CREATE_SSH_KEY, DELETE_SSH_KEY, GENERATE_SSH_KEY, LIST_SSH_KEYS } from './docs';
 import { createSshKeyInput, deletedSshKeySchema, generatedSshKeySchema, generateSshKeyInput, sshKeySchema } from './schema';
 import * as sshKeys from './service';
+import { SSH_KEY_DOCS_PATH } from './service';
 import { pathParam, projectProcedure, router } from '../../platform/trpc';
 
 const TAGS = ['SSH keys'];
@@ -11,33 +11,22 @@ const READ: Scope[] = ['servers:read'];
 const WRITE: Scope[] = ['servers:read', 'servers:write'];
 const projectRef = { projectId: pathParam('projectId').describe('Project id or slug') };
 
-/**
- * SPEC puts `docsUrl` in the error shape of the SSH key operations: every refusal past
- * authentication (validation included) points to the page about keys.
- */
-const sshKeyProcedure = projectProcedure.use(async ({ next }) => {
-  const result = await next();
-  if (!result.ok) {
-    const app = toAppError(result.error);
-    if (app.status < 500 && !app.docsUrl) {
-      throw new AppError(app.code, app.message, { docsUrl: sshKeys.sshKeyDocsUrl(), headers: app.headers, fields: app.fields, cause: app });
-    }
-  }
-  return result;
-});
+/** SPEC puts `docsUrl` in the error shape of the SSH key operations: every refusal links to the page about keys. */
+const DOCS = { docsPath: SSH_KEY_DOCS_PATH };
 
 export const sshKeysRouter = router({
-  list: sshKeyProcedure
+  list: projectProcedure
     .meta({
       openapi: { method: 'GET', path: '/projects/{projectId}/ssh-keys', tags: TAGS, summary: 'List SSH keys', description: LIST_SSH_KEYS },
       scopes: READ,
       role: 'viewer',
+      ...DOCS,
     })
     .input(z.object(projectRef))
     .output(z.array(sshKeySchema))
     .query(({ ctx }) => sshKeys.listSshKeys(ctx.project.id)),
 
-  create: sshKeyProcedure
+  create: projectProcedure
     .meta({
       openapi: {
         method: 'POST',
@@ -48,12 +37,13 @@ export const sshKeysRouter = router({
       },
       scopes: WRITE,
       role: 'member',
+      ...DOCS,
     })
     .input(z.object({ ...projectRef, ...createSshKeyInput.shape }))
     .output(sshKeySchema)
     .mutation(({ ctx, input }) => sshKeys.addSshKey(ctx.project.id, ctx.actor.userId, input.name, input.publicKey)),
 
-  generate: sshKeyProcedure
+  generate: projectProcedure
     .meta({
       openapi: {
         method: 'POST',
@@ -64,12 +54,13 @@ export const sshKeysRouter = router({
       },
       scopes: WRITE,
       role: 'member',
+      ...DOCS,
     })
     .input(z.object({ ...projectRef, ...generateSshKeyInput.shape }))
     .output(generatedSshKeySchema)
     .mutation(({ ctx, input }) => sshKeys.generateSshKey(ctx.project.id, ctx.actor.userId, input.name)),
 
-  delete: sshKeyProcedure
+  delete: projectProcedure
     .meta({
       openapi: {
         method: 'DELETE',
@@ -80,6 +71,7 @@ export const sshKeysRouter = router({
       },
       scopes: WRITE,
       role: 'member',
+      ...DOCS,
     })
     .input(z.object({ ...projectRef, sshKeyId: pathParam('sshKeyId') }))
     .output(deletedSshKeySchema)

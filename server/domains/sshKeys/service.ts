@@ -3,7 +3,6 @@ import { getDb, type DbOrTx } from '../../../db';
 import { isUniqueViolation } from '../../../db/errors';
 import { servers, serverSshKeys, sshKeys } from '../../../db/schema';
 import { newId } from '../../../db/schema/ids';
-import { getConfig } from '../../platform/config';
 import { AppError } from '../../platform/errors';
 import { emit } from '../../platform/events';
 import { consumeRateLimit } from '../../platform/rateLimit';
@@ -16,9 +15,8 @@ export const SSH_KEY_GENERATIONS_PER_HOUR = 10;
 type SshKeyRow = typeof sshKeys.$inferSelect;
 
 /** The page of our docs that every SSH key error points to. */
-export function sshKeyDocsUrl(): string {
-  return `${getConfig().APP_URL}/docs/ssh-keys`;
-}
+/** The panel's page about adding keys; every refusal of the key operations links to it. */
+export const SSH_KEY_DOCS_PATH = '/docs/ssh-keys';
 
 /** The project's keys, newest first. */
 export async function listSshKeys(projectId: string): Promise<SshKey[]> {
