@@ -2,12 +2,11 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { ROLE_LABELS } from '../format';
+import { LoadFailed } from '../ui/LoadFailed';
 import { hasRole, useProject, type Project } from '../projects/ProjectContext';
 import { useSignedInAccount } from '../shell/SignedInAccount';
 import { appErrorOf } from '../trpc/errors';
 import { useTRPC } from '../trpc/TrpcProvider';
-import { Alert } from '../ui/Alert';
-import { Button } from '../ui/Button';
 import { EmptyState } from '../ui/EmptyState';
 import { PageHeader } from '../ui/PageHeader';
 import { AddCardCard } from './AddCardForm';
@@ -50,21 +49,9 @@ function BillingSections({ project }: { project: Project }) {
   const overview = useQuery(trpc.billing.overview.queryOptions({ projectId: project.id }));
 
   if (overview.isError) {
-    const { code, message } = appErrorOf(overview.error);
+    const { code } = appErrorOf(overview.error);
     if (code === 'FORBIDDEN') return <OwnersAndAdminsOnly project={project} />;
-    return (
-      <Alert
-        tone="danger"
-        title="Billing could not be loaded"
-        action={
-          <Button size="sm" onClick={() => overview.refetch()}>
-            Try again
-          </Button>
-        }
-      >
-        {message}
-      </Alert>
-    );
+    return <LoadFailed title="Billing could not be loaded" error={overview.error} retry={overview.refetch} retrying={overview.isFetching} />;
   }
 
   const billing = overview.data;

@@ -3,6 +3,7 @@
 import { skipToken, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatDate } from '../format';
+import { LoadFailed } from '../ui/LoadFailed';
 import { errorMessage } from '../trpc/errors';
 import { useTRPC } from '../trpc/TrpcProvider';
 import { Alert } from '../ui/Alert';
@@ -139,17 +140,7 @@ function InvoiceDialog({
           <Skeleton height={18} width="60%" />
         </div>
       ) : invoice.isError ? (
-        <Alert
-          tone="danger"
-          title="The invoice could not be loaded"
-          action={
-            <Button size="sm" onClick={() => invoice.refetch()}>
-              Try again
-            </Button>
-          }
-        >
-          {errorMessage(invoice.error)}
-        </Alert>
+        <LoadFailed title="The invoice could not be loaded" error={invoice.error} retry={invoice.refetch} retrying={invoice.isFetching} />
       ) : (
         <>
           {payment.error ? (

@@ -6,9 +6,9 @@ import type { inferRouterOutputs } from '@trpc/server';
 import { roleAtLeast, type RequiredRole } from '@/server/platform/auth/roles';
 import type { AppRouter } from '@/server/app';
 import { appErrorOf } from '../trpc/errors';
+import { LoadFailed } from '../ui/LoadFailed';
 import { useTRPC } from '../trpc/TrpcProvider';
-import { Alert } from '../ui/Alert';
-import { Button, ButtonLink } from '../ui/Button';
+import { ButtonLink } from '../ui/Button';
 import { EmptyState } from '../ui/EmptyState';
 import { Skeleton } from '../ui/Skeleton';
 
@@ -31,7 +31,7 @@ export function ProjectGate({ projectRef, children }: { projectRef: string; chil
     );
   }
   if (query.isError) {
-    const { code, message } = appErrorOf(query.error);
+    const { code } = appErrorOf(query.error);
     if (code === 'NOT_FOUND') {
       return (
         <div className="page">
@@ -48,17 +48,7 @@ export function ProjectGate({ projectRef, children }: { projectRef: string; chil
     }
     return (
       <div className="page">
-        <Alert
-          tone="danger"
-          title="The project could not be loaded"
-          action={
-            <Button size="sm" onClick={() => query.refetch()}>
-              Try again
-            </Button>
-          }
-        >
-          {message}
-        </Alert>
+        <LoadFailed title="The project could not be loaded" error={query.error} retry={query.refetch} retrying={query.isFetching} />
       </div>
     );
   }

@@ -7,6 +7,7 @@ import { useState, type FormEvent } from 'react';
 import type { PowerAction } from '@/server/providers/infra/types';
 import { POWER_ACTION_FITS, renameServerInput } from '@/server/domains/servers/schema';
 import { useZodForm } from '../forms/useZodForm';
+import { LoadFailed } from '../ui/LoadFailed';
 import { formatDate, formatDateTime } from '../format';
 import { projectPath } from '../projects/areas';
 import { hasRole, useProject } from '../projects/ProjectContext';
@@ -57,7 +58,7 @@ export function ServerDetail({ serverId }: { serverId: string }) {
     );
   }
   if (server.isError) {
-    const { code, message } = appErrorOf(server.error);
+    const { code } = appErrorOf(server.error);
     return (
       <main className="page">
         {code === 'NOT_FOUND' ? (
@@ -70,17 +71,7 @@ export function ServerDetail({ serverId }: { serverId: string }) {
             />
           </div>
         ) : (
-          <Alert
-            tone="danger"
-            title="The server could not be loaded"
-            action={
-              <Button size="sm" onClick={() => server.refetch()}>
-                Try again
-              </Button>
-            }
-          >
-            {message}
-          </Alert>
+          <LoadFailed title="The server could not be loaded" error={server.error} retry={server.refetch} retrying={server.isFetching} />
         )}
       </main>
     );

@@ -1,7 +1,5 @@
 import type { ReactNode } from 'react';
-import { errorMessage } from '../trpc/errors';
-import { Alert } from './Alert';
-import { Button } from './Button';
+import { LoadFailed } from './LoadFailed';
 import { Table, type Column } from './Table';
 import styles from './DataList.module.css';
 
@@ -58,17 +56,7 @@ export function DataList<Item>(props: DataListProps<Item>) {
   if (items === undefined && query.error) {
     return (
       <div className={styles.failed}>
-        <Alert
-          tone="danger"
-          title={`${label} could not be loaded`}
-          action={
-            <Button size="sm" loading={query.isFetching} onClick={() => void query.refetch()}>
-              Try again
-            </Button>
-          }
-        >
-          {errorMessage(query.error)}
-        </Alert>
+        <LoadFailed title={`${label} could not be loaded`} error={query.error} retry={query.refetch} retrying={query.isFetching} />
       </div>
     );
   }
