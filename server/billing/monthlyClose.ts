@@ -1,5 +1,5 @@
 import { and, eq, isNull, lt, ne, sql } from 'drizzle-orm';
-import { getDb } from '../../db';
+import { getDb, type DbOrTx } from '../../db';
 import { isUniqueViolation } from '../../db/errors';
 import { billingItems, creditEntries, invoiceLines, invoices, projects } from '../../db/schema';
 import { newId } from '../../db/schema/ids';
@@ -52,15 +52,20 @@ export async function closeMonthForProject(projectId: string, now = new Date()):
  * one attempt charges once.
  */
 export async function retryInvoice(projectId: string, invoiceId: string): Promise<InvoiceRow> {
-  const db = await getDb();
+  const invoice = await findProjectInvoice(await getDb(), projectId, invoiceId);
+  if (invoice.status === 'paid') throw new AppError('CONFLICT', 'This invoice is already paid');
+  if (invoice.status !== 'failed') throw new AppError('CONFLICT', 'This invoice is still being collected; it can be paid here once a charge has failed');
+  return collectInvoice(invoice, `invoice:${invoice.id}:attempt:${invoice.attempts + 1}`);
+}
+
+/** An invoice of the project; another project's id is as unknown as a made-up one. */
+export async function findProjectInvoice(db: DbOrTx, projectId: string, invoiceId: string): Promise<InvoiceRow> {
   const [invoice] = await db
     .select()
     .from(invoices)
     .where(and(eq(invoices.id, invoiceId), eq(invoices.projectId, projectId)));
   if (!invoice) throw new AppError('NOT_FOUND', 'Invoice not found');
-  if (invoice.status === 'paid') throw new AppError('CONFLICT', 'This invoice is already paid');
-  if (invoice.status !== 'failed') throw new AppError('CONFLICT', 'This invoice is still being collected; it can be paid here once a charge has failed');
-  return collectInvoice(invoice, `invoice:${invoice.id}:attempt:${invoice.attempts + 1}`);
+  return invoice;
 }
 
 async function openInvoice(projectId: string, now: Date): Promise<InvoiceRow | null> {

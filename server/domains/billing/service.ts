@@ -2,7 +2,7 @@ import { and, desc, eq, gte } from 'drizzle-orm';
 import { getDb } from '../../../db';
 import { invoiceLines, invoices, memberships, projectCharges, projects, users } from '../../../db/schema';
 import { creditBalance, loadPayer } from '../../billing/account';
-import { retryInvoice } from '../../billing/monthlyClose';
+import { findProjectInvoice, retryInvoice } from '../../billing/monthlyClose';
 import { billingPeriodOf, monthKeyOf } from '../../billing/period';
 import { getConfig } from '../../platform/config';
 import { AppError } from '../../platform/errors';
@@ -90,11 +90,7 @@ export async function listInvoices(projectId: string): Promise<Invoice[]> {
 
 export async function getInvoice(projectId: string, invoiceId: string) {
   const db = await getDb();
-  const [invoice] = await db
-    .select()
-    .from(invoices)
-    .where(and(eq(invoices.id, invoiceId), eq(invoices.projectId, projectId)));
-  if (!invoice) throw new AppError('NOT_FOUND', 'Invoice not found');
+  const invoice = await findProjectInvoice(db, projectId, invoiceId);
   const lines = await db
     .select({ id: invoiceLines.id, category: invoiceLines.category, description: invoiceLines.description, amount: invoiceLines.amount })
     .from(invoiceLines)

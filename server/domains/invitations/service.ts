@@ -329,3 +329,18 @@ function formatUtc(iso: string): string {
   const formatted = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso));
   return `${formatted} UTC`;
 }
+
+/**
+ * An invitation carries its sender's authority: once the sender may no longer invite (removed, or
+ * below admin), what they sent and nobody has accepted yet is revoked with it.
+ */
+export async function revokeInvitationsSentBy(tx: Tx, projectId: string, senderUserId: string, actorUserId: string): Promise<void> {
+  const revoked = await tx
+    .update(invitations)
+    .set({ status: 'REVOKED', respondedAt: new Date() })
+    .where(and(eq(invitations.projectId, projectId), eq(invitations.invitedByUserId, senderUserId), eq(invitations.status, 'PENDING')))
+    .returning({ id: invitations.id, email: invitations.email });
+  for (const invitation of revoked) {
+    await emit(tx, projectId, 'invitation.revoked', { invitationId: invitation.id, email: invitation.email, by: actorUserId, reason: 'sender_lost_access' });
+  }
+}

@@ -1,9 +1,10 @@
 import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import { getDb, type DbOrTx, type Tx } from '../../../db';
-import { apiKeys, invitations, memberships, projects, users } from '../../../db/schema';
+import { apiKeys, memberships, projects, users } from '../../../db/schema';
 import { roleAtLeast, type ProjectRole } from '../../platform/auth/roles';
 import { AppError } from '../../platform/errors';
 import { emit } from '../../platform/events';
+import { revokeInvitationsSentBy } from '../invitations';
 import type { Member } from './schema';
 
 /** Members of the project: owners first, then in the order they joined. */
@@ -99,21 +100,6 @@ export async function removeMember(input: { projectId: string; actorUserId: stri
     });
     await revokeInvitationsSentBy(tx, input.projectId, input.userId, input.actorUserId);
   });
-}
-
-/**
- * An invitation carries its sender's authority: once the sender may no longer invite (removed, or
- * below admin), what they sent and nobody has accepted yet is revoked with it.
- */
-async function revokeInvitationsSentBy(tx: Tx, projectId: string, senderUserId: string, actorUserId: string): Promise<void> {
-  const revoked = await tx
-    .update(invitations)
-    .set({ status: 'REVOKED', respondedAt: new Date() })
-    .where(and(eq(invitations.projectId, projectId), eq(invitations.invitedByUserId, senderUserId), eq(invitations.status, 'PENDING')))
-    .returning({ id: invitations.id, email: invitations.email });
-  for (const invitation of revoked) {
-    await emit(tx, projectId, 'invitation.revoked', { invitationId: invitation.id, email: invitation.email, by: actorUserId, reason: 'sender_lost_access' });
-  }
 }
 
 async function lockProject(tx: Tx, projectId: string): Promise<{ billerUserId: string }> {
