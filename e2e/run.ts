@@ -7,29 +7,19 @@
  * E2E_SKIP_BUILD=1 reuses the existing build. Arguments are passed on to `playwright test`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import postgres from 'postgres';
+import { buildApp, createTemporaryDatabase, freePort, logTail, ROOT, run, stopProcessGroup, waitForHealth, type TemporaryDatabase } from '../test/processes';
 
-const ROOT = process.cwd();
 const OUTPUT_DIR = path.join(ROOT, 'e2e', '.output');
 const SERVER_LOG = path.join(OUTPUT_DIR, 'server.log');
-const HEALTH_TIMEOUT_MS = 120_000;
-const STOP_TIMEOUT_MS = 10_000;
-
-interface TemporaryDatabase {
-  url: string;
-  drop(): Promise<void>;
-}
 
 async function main(): Promise<number> {
   mkdirSync(OUTPUT_DIR, { recursive: true });
   if (process.env.E2E_SKIP_BUILD !== '1') {
     // What `npm start` runs: the Next build and the compiled server, rebuilt when older than their sources.
-    const built = await run(process.execPath, ['scripts/start.mjs', '--build-only'], { ...process.env, NEXT_TELEMETRY_DISABLED: '1' });
+    const built = await buildApp();
     if (built !== 0) {
       console.error('e2e: the build failed');
       return built;
@@ -39,7 +29,8 @@ async function main(): Promise<number> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'panel-e2e-'));
-  const database = await createTemporaryDatabase();
+  const adminUrl = process.env.E2E_DATABASE_URL || process.env.TEST_DATABASE_URL;
+  const database: TemporaryDatabase | undefined = adminUrl ? await createTemporaryDatabase(adminUrl, 'panel_e2e') : undefined;
   let server: ChildProcess | undefined;
   const stopOnSignal = () => void cleanup().then(() => process.exit(130));
   process.once('SIGINT', stopOnSignal);
@@ -100,93 +91,8 @@ function startServer(port: number, baseUrl: string, dataDir: string, databaseUrl
   return child;
 }
 
-async function waitForHealth(baseUrl: string, server: ChildProcess): Promise<void> {
-  const deadline = Date.now() + HEALTH_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`the server exited with status ${server.exitCode} before it was healthy`);
-    try {
-      const res = await fetch(`${baseUrl}/healthz`);
-      if (res.ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-  throw new Error(`GET /healthz did not answer 200 within ${HEALTH_TIMEOUT_MS / 1000} s`);
-}
-
-/** Signal the whole group, so nothing the server started is left behind. */
-async function stopProcessGroup(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.pid === undefined) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  signalGroup(child.pid, 'SIGTERM');
-  const timer = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), STOP_TIMEOUT_MS));
-  if ((await Promise.race([exited, timer])) === 'timeout') {
-    signalGroup(child.pid, 'SIGKILL');
-    await exited;
-  }
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // The group is already gone.
-  }
-}
-
-async function createTemporaryDatabase(): Promise<TemporaryDatabase | undefined> {
-  const adminUrl = process.env.E2E_DATABASE_URL || process.env.TEST_DATABASE_URL;
-  if (!adminUrl) return undefined;
-  const name = `panel_e2e_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  try {
-    await admin.unsafe(`CREATE DATABASE "${name}"`);
-  } finally {
-    await admin.end({ timeout: 5 });
-  }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
-      try {
-        await sql.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      } finally {
-        await sql.end({ timeout: 5 });
-      }
-    },
-  };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => (port ? resolve(port) : reject(new Error('no free port'))));
-    });
-  });
-}
-
-function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env, stdio: 'inherit' });
-    child.once('error', reject);
-    child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
-  });
-}
-
 function printServerLogTail(): void {
-  try {
-    const lines = readFileSync(SERVER_LOG, 'utf8').trimEnd().split('\n');
-    console.error(`e2e: last lines of ${path.relative(ROOT, SERVER_LOG)}:\n${lines.slice(-40).join('\n')}`);
-  } catch {
-    console.error('e2e: no server log was written');
-  }
+  console.error(`e2e: last lines of ${path.relative(ROOT, SERVER_LOG)}:\n${logTail(SERVER_LOG)}`);
 }
 
 main().then(
