@@ -1,11 +1,12 @@
 'use client';
 
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createTRPCClient, httpBatchLink } from '@trpc/client';
+import { createTRPCClient, httpBatchLink, httpLink, splitLink } from '@trpc/client';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
 import { useState, type ReactNode } from 'react';
 import type { AppRouter } from '@/server/app';
 import { appErrorOf } from './errors';
+import { idempotencyHeaders, idempotencyKeyLink } from './idempotencyLink';
 
 export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
 
@@ -13,6 +14,9 @@ export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
 const MAX_BATCH_ITEMS = 10;
 
 const NOT_RETRIED = new Set(['UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'VALIDATION_ERROR', 'BAD_REQUEST', 'CONFLICT']);
+
+/** Writes carry an Idempotency-Key, so these are safe to send again: the server runs the write once. */
+const RETRIED_WRITES = new Set(['NETWORK_ERROR', 'IDEMPOTENCY_IN_PROGRESS']);
 
 /** A session can end under the page (password changed elsewhere): send the user to sign in again. */
 function redirectWhenSignedOut(error: unknown): void {
@@ -31,6 +35,9 @@ function makeQueryClient(): QueryClient {
         refetchOnWindowFocus: false,
         retry: (failures, error) => failures < 2 && !NOT_RETRIED.has(appErrorOf(error).code),
       },
+      mutations: {
+        retry: (failures, error) => failures < 3 && RETRIED_WRITES.has(appErrorOf(error).code),
+      },
     },
   });
 }
@@ -39,7 +46,15 @@ export function TrpcProvider({ children }: { children: ReactNode }) {
   const [queryClient] = useState(makeQueryClient);
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
-      links: [httpBatchLink({ url: '/api/trpc', maxItems: MAX_BATCH_ITEMS })],
+      links: [
+        idempotencyKeyLink(),
+        // A write goes alone: its Idempotency-Key is a header of the whole HTTP request.
+        splitLink({
+          condition: (op) => op.type === 'mutation',
+          true: httpLink({ url: '/api/trpc', headers: ({ op }) => idempotencyHeaders(op) }),
+          false: httpBatchLink({ url: '/api/trpc', maxItems: MAX_BATCH_ITEMS }),
+        }),
+      ],
     }),
   );
   return (

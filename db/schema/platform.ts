@@ -1,4 +1,5 @@
 import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { users } from './accounts';
 import { projects } from './projects';
 
 /** Domain events written in the same transaction as the change they describe. */
@@ -37,4 +38,36 @@ export const mailMessages = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [index('mail_messages_to_idx').on(t.to, t.createdAt)],
+);
+
+export const IDEMPOTENCY_STATES = ['running', 'completed'] as const;
+
+/**
+ * Writes sent with an Idempotency-Key: one row per caller and key, claimed while the first request
+ * runs and then holding its outcome, which retries get again until the row expires.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The API key's id, or `session` for the panel's session: another credential of the same user has keys of its own. */
+    credential: text('credential').notNull(),
+    /** A keyed hash of the Idempotency-Key: without the key a client holds, no one can read the stored answer. */
+    keyHash: text('key_hash').notNull(),
+    /** The procedure and a keyed hash of its input (passwords, card numbers): the same key with another request is refused. */
+    fingerprint: text('fingerprint').notNull(),
+    state: text('state', { enum: IDEMPOTENCY_STATES }).notNull(),
+    /** The request holding the row: only it records the outcome, even after another took over a stale claim. */
+    claimId: text('claim_id').notNull(),
+    lockedAt: timestamp('locked_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /**
+     * The outcome, sealed with a key derived from the Idempotency-Key (answers hold secrets shown once,
+     * such as a new API key): JSON text inside, so a replay answers byte for byte the same body.
+     */
+    response: text('response'),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.credential, t.keyHash] }), index('idempotency_keys_expires_idx').on(t.expiresAt)],
 );

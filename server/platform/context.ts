@@ -12,6 +12,10 @@ export interface RequestContext {
   transport: 'rest' | 'trpc' | 'internal';
   /** Set when a cookie-authenticated write comes from another origin or without a JSON body. */
   crossSiteWrite: boolean;
+  /** The `Idempotency-Key` header as sent (validated only where a write uses it); null when absent. */
+  idempotencyKey: string | null;
+  /** Headers the answer carries besides the transport's own (such as Idempotent-Replayed); written by middlewares. */
+  responseHeaders: Record<string, string>;
   log: Logger;
 }
 
@@ -31,7 +35,16 @@ export async function createRequestContext(headers: HeaderSource, method: string
     cookie: headers.get('cookie'),
   });
   const crossSiteWrite = actor.kind === 'session' && !SAFE_METHODS.has(method.toUpperCase()) && !isSameOriginWrite(method, headers);
-  return { actor, requestId, ip, transport, crossSiteWrite, log: getLogger().child({ reqId: requestId }) };
+  return {
+    actor,
+    requestId,
+    ip,
+    transport,
+    crossSiteWrite,
+    idempotencyKey: headers.get('idempotency-key'),
+    responseHeaders: {},
+    log: getLogger().child({ reqId: requestId }),
+  };
 }
 
 /** The body types a cross-site page can send without a CORS preflight (HTML forms among them). */

@@ -7,6 +7,7 @@ import type { ProjectRole } from './auth/roles';
 import type { RequestContext } from './context';
 import { getConfig } from './config';
 import { AppError, invalidField, toAppError, TRPC_CODE_OF } from './errors';
+import { idempotently } from './idempotency';
 import { refuseUnstorableText } from './storableText';
 
 export interface ProcedureMeta extends OpenApiMeta, AccessRules {
@@ -63,8 +64,13 @@ export const publicProcedure = t.procedure.use(mapAppErrors).use(refuseUnstorabl
 
 const requireActor = t.middleware(({ ctx, meta, next }) => next({ ctx: { ...ctx, actor: requireSignedIn(ctx, meta ?? {}) } }));
 
+/** After the access checks: a write sent with an Idempotency-Key runs once per caller and key (idempotency.ts). */
+const idempotent = t.middleware(({ ctx, type, path, getRawInput, next }) => idempotently({ ctx, type, path, getRawInput }, () => next()));
+
+const signedInProcedure = publicProcedure.use(requireActor);
+
 /** Any signed-in caller (session or API key, as meta allows). */
-export const authedProcedure = publicProcedure.use(requireActor);
+export const authedProcedure = signedInProcedure.use(idempotent);
 
 const projectInput = z.object({ projectId: z.string() }).loose();
 
@@ -80,7 +86,7 @@ const requireProjectAccess = t.middleware(async ({ ctx, meta, next, getRawInput 
   return next({ ctx: { ...ctx, actor, project, role } });
 });
 
-export const projectProcedure = authedProcedure.use(requireProjectAccess);
+export const projectProcedure = signedInProcedure.use(requireProjectAccess).use(idempotent);
 
 export type ProjectContext = RequestContext & { actor: SignedInActor; project: ProjectAccess['project']; role: ProjectRole };
 

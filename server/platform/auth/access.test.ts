@@ -40,7 +40,16 @@ const apiKey = (scopes: string[], projectId = PROJECT.id): SignedInActor => ({
 });
 
 function ctx(actor: Actor, crossSiteWrite = false): RequestContext {
-  return { actor, requestId: 'req_1', ip: '203.0.113.9', transport: 'rest', crossSiteWrite, log: pino({ level: 'silent' }) };
+  return {
+    actor,
+    requestId: 'req_1',
+    ip: '203.0.113.9',
+    transport: 'rest',
+    crossSiteWrite,
+    idempotencyKey: null,
+    responseHeaders: {},
+    log: pino({ level: 'silent' }),
+  };
 }
 
 async function refusal(fn: () => unknown): Promise<{ code: string; status: number; message: string }> {

@@ -84,6 +84,12 @@ const envSchema = z
       .min(5)
       .max(24 * 60)
       .default(60),
+    IDEMPOTENCY_TTL_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 30)
+      .default(24),
     INFRA_PROVIDER: z.enum(['simulator', 'droplets']).default('simulator'),
     INFRA_API_URL: z
       .url({ protocol: /^https?$/, message: 'INFRA_API_URL must be an http:// or https:// URL' })

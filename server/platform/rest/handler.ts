@@ -63,6 +63,7 @@ export function createRestApi(options: { router: AnyRouter; rawRoutes?: readonly
     const fullPath = queryStart === -1 ? request.url : request.url.slice(0, queryStart);
     const path = fullPath.slice(REST_PREFIX.length) || '/';
     const method = request.method.toUpperCase();
+    let context: RequestContext | undefined;
 
     try {
       if (path === '/openapi.json' && (method === 'GET' || method === 'HEAD')) {
@@ -89,12 +90,12 @@ export function createRestApi(options: { router: AnyRouter; rawRoutes?: readonly
       if (!route) throw new AppError('NOT_FOUND', 'Resource not found');
       if (route.kind === 'raw') return await invokeRaw(route, method as HttpMethod, routePath, url, request, requestId, baseHeaders);
       const body = await parseJsonBody(method, request);
-      const context = await createRequestContext(headerSource(request.headers, requestId, method), method, 'rest');
+      context = await createRequestContext(headerSource(request.headers, requestId, method), method, 'rest');
       return await invokeProcedure(route, routePath, url, body, context, baseHeaders);
     } catch (err) {
       const app = toAppError(err);
       if (app.status >= 500) getLogger().error({ err: app.cause ?? err, code: app.code, reqId: requestId }, 'request failed');
-      return errorResponse(app, baseHeaders);
+      return errorResponse(app, context ? { ...baseHeaders, ...context.responseHeaders } : baseHeaders);
     }
   }
 
@@ -133,16 +134,17 @@ export function createRestApi(options: { router: AnyRouter; rawRoutes?: readonly
       batchIndex: 0,
     });
     const json = JSON.stringify(data);
+    const headers = { ...baseHeaders, ...context.responseHeaders };
     if (route.successStatus === 204 || json === undefined) {
-      return { status: route.successStatus === 200 ? 204 : route.successStatus, headers: baseHeaders, body: null };
+      return { status: route.successStatus === 200 ? 204 : route.successStatus, headers, body: null };
     }
     const cacheControl = route.meta.cacheControl;
     // The procedure's JSON is spliced in as text: building an object only to serialise it again costs CPU.
     return {
       status: route.successStatus,
       headers: cacheControl
-        ? { 'content-type': 'application/json', 'cache-control': cacheControl, ...baseHeaders }
-        : { 'content-type': 'application/json', ...baseHeaders },
+        ? { 'content-type': 'application/json', 'cache-control': cacheControl, ...headers }
+        : { 'content-type': 'application/json', ...headers },
       body: `{"success":true,"data":${json}}`,
     };
   }

@@ -62,6 +62,8 @@ async function handler(incoming: Request) {
       }
       return createRequestContext(req.headers, req.method, 'trpc');
     },
+    // Headers the procedures set (Idempotent-Replayed); the panel sends writes unbatched, one call per request.
+    responseMeta: ({ ctx }) => ({ headers: ctx?.responseHeaders }),
   });
 }
 
