@@ -6,7 +6,7 @@ import type { ProjectAccess } from './auth/projectAccess';
 import type { ProjectRole } from './auth/roles';
 import type { RequestContext } from './context';
 import { getConfig } from './config';
-import { AppError, invalidField, toAppError, TRPC_CODE_OF } from './errors';
+import { AppError, toAppError, TRPC_CODE_OF, validationError } from './errors';
 import { refuseUnstorableText } from './storableText';
 
 export interface ProcedureMeta extends OpenApiMeta, AccessRules {
@@ -66,17 +66,13 @@ const requireActor = t.middleware(({ ctx, meta, next }) => next({ ctx: { ...ctx,
 /** Any signed-in caller (session or API key, as meta allows). */
 export const authedProcedure = publicProcedure.use(requireActor);
 
-const projectInput = z.object({ projectId: z.string() }).loose();
-
 /**
  * Checks the caller's access to `{projectId}` before input validation, so an unauthorised caller
  * learns nothing from validation messages.
  */
 const requireProjectAccess = t.middleware(async ({ ctx, meta, next, getRawInput }) => {
   const actor = ctx.actor as SignedInActor;
-  const parsed = projectInput.safeParse(await getRawInput());
-  if (!parsed.success) throw invalidField('projectId', 'Required');
-  const { project, role } = await requireProjectRole(actor, decodePathParam(parsed.data.projectId), meta ?? {});
+  const { project, role } = await requireProjectRole(actor, projectRefOf(await getRawInput()), meta ?? {});
   return next({ ctx: { ...ctx, actor, project, role } });
 });
 
@@ -94,10 +90,24 @@ export function decodePathParam(value: string): string {
   }
 }
 
-/** A path parameter in an input schema: decoded, non-empty. */
+const MAX_PATH_PARAM_LENGTH = 200;
+
+/**
+ * A path parameter in an input schema: decoded first, then limited, so the limit counts the
+ * characters of the id and not the bytes of its percent-encoding.
+ */
 export const pathParam = (name: string) =>
   z
-    .string()
+    .string({ error: `${name} is required` })
+    .overwrite(decodePathParam)
     .min(1, `${name} is required`)
-    .max(200)
-    .transform((v) => decodePathParam(v));
+    .max(MAX_PATH_PARAM_LENGTH, `${name} must be at most ${MAX_PATH_PARAM_LENGTH} characters`);
+
+const projectRefInput = z.object({ projectId: pathParam('projectId') }).loose();
+
+/** `{projectId}` of a request's raw input, decoded and limited like every path parameter (422 naming it). */
+export function projectRefOf(rawInput: unknown): string {
+  const parsed = projectRefInput.safeParse(rawInput);
+  if (!parsed.success) throw validationError(parsed.error.issues);
+  return parsed.data.projectId;
+}
