@@ -6,7 +6,7 @@ import type { ProjectAccess } from './auth/projectAccess';
 import type { ProjectRole } from './auth/roles';
 import type { RequestContext } from './context';
 import { getConfig } from './config';
-import { AppError, toAppError, TRPC_CODE_OF, validationError } from './errors';
+import { AppError, toAppError, TRPC_CODE_OF, validationError, type ErrorCode } from './errors';
 import { refuseUnstorableText } from './storableText';
 
 export interface ProcedureMeta extends OpenApiMeta, AccessRules {
@@ -16,6 +16,16 @@ export interface ProcedureMeta extends OpenApiMeta, AccessRules {
   cacheControl?: string;
   /** A page of ours (a path such as `/docs/ssh-keys`) that every refusal of the operation links to as `docsUrl`, authentication ones included. */
   docsPath?: string;
+  /**
+   * The codes the operation's own rules can answer with, beyond those the platform derives from
+   * its access, path and method; the document lists both, each under its status from ERROR_STATUS.
+   */
+  errors?: readonly ErrorCode[];
+  /**
+   * The JSON body as this deployment takes it, when the input schema cannot say it alone (a body
+   * whose shape depends on the payments mode); the document shows this one.
+   */
+  requestBody?: () => z.ZodType;
 }
 
 const t = initTRPC
