@@ -3,7 +3,7 @@ import { getDb, type Tx } from '../../db';
 import { isUniqueViolation } from '../../db/errors';
 import { billingItems, creditEntries, projectCharges, projects, purchases } from '../../db/schema';
 import { newId } from '../../db/schema/ids';
-import { AppError } from '../platform/errors';
+import { AppError, type ErrorCode } from '../platform/errors';
 import { emit } from '../platform/events';
 import { getLogger } from '../platform/logger';
 import { getPaymentsProvider } from '../providers/payments';
@@ -11,6 +11,20 @@ import { chargeContextFor, loadPayer, requireChargeablePayer } from './account';
 import { previewCreation, previewTierChange, type Preview, type TierChangePreview } from './preview';
 
 export type ChargeCategory = (typeof projectCharges.$inferInsert)['category'];
+
+/**
+ * What buying can answer besides the buying domain's own refusals: no usable card (told to the
+ * biller or to anyone else), a declined card, a blocked project, the same purchase already in
+ * flight, the processor or provider failing. An operation that buys lists these in `meta.errors`.
+ */
+export const PURCHASE_ERRORS = [
+  'ORG_PAYMENT_METHOD_REQUIRED',
+  'BILLER_PAYMENT_METHOD_REQUIRED',
+  'CARD_DECLINED',
+  'PROJECT_BLOCKED',
+  'CONFLICT',
+  'UPSTREAM_ERROR',
+] as const satisfies readonly ErrorCode[];
 
 export interface CreationPurchase<T, P = undefined> {
   projectId: string;

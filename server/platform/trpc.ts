@@ -6,7 +6,7 @@ import type { ProjectAccess } from './auth/projectAccess';
 import type { ProjectRole } from './auth/roles';
 import type { RequestContext } from './context';
 import { getConfig } from './config';
-import { AppError, invalidField, toAppError, TRPC_CODE_OF } from './errors';
+import { AppError, toAppError, TRPC_CODE_OF, validationError, type ErrorCode } from './errors';
 import { idempotently } from './idempotency';
 import { refuseUnstorableText } from './storableText';
 
@@ -17,6 +17,16 @@ export interface ProcedureMeta extends OpenApiMeta, AccessRules {
   cacheControl?: string;
   /** A page of ours (a path such as `/docs/ssh-keys`) that every refusal of the operation links to as `docsUrl`, authentication ones included. */
   docsPath?: string;
+  /**
+   * The codes the operation's own rules can answer with, beyond those the platform derives from
+   * its access, path and method; the document lists both, each under its status from ERROR_STATUS.
+   */
+  errors?: readonly ErrorCode[];
+  /**
+   * The JSON body as this deployment takes it, when the input schema cannot say it alone (a body
+   * whose shape depends on the payments mode); the document shows this one.
+   */
+  requestBody?: () => z.ZodType;
 }
 
 const t = initTRPC
@@ -72,17 +82,13 @@ const signedInProcedure = publicProcedure.use(requireActor);
 /** Any signed-in caller (session or API key, as meta allows). */
 export const authedProcedure = signedInProcedure.use(idempotent);
 
-const projectInput = z.object({ projectId: z.string() }).loose();
-
 /**
  * Checks the caller's access to `{projectId}` before input validation, so an unauthorised caller
  * learns nothing from validation messages.
  */
 const requireProjectAccess = t.middleware(async ({ ctx, meta, next, getRawInput }) => {
   const actor = ctx.actor as SignedInActor;
-  const parsed = projectInput.safeParse(await getRawInput());
-  if (!parsed.success) throw invalidField('projectId', 'Required');
-  const { project, role } = await requireProjectRole(actor, decodePathParam(parsed.data.projectId), meta ?? {});
+  const { project, role } = await requireProjectRole(actor, projectRefOf(await getRawInput()), meta ?? {});
   return next({ ctx: { ...ctx, actor, project, role } });
 });
 
@@ -100,10 +106,24 @@ export function decodePathParam(value: string): string {
   }
 }
 
-/** A path parameter in an input schema: decoded, non-empty. */
+const MAX_PATH_PARAM_LENGTH = 200;
+
+/**
+ * A path parameter in an input schema: decoded first, then limited, so the limit counts the
+ * characters of the id and not the bytes of its percent-encoding.
+ */
 export const pathParam = (name: string) =>
   z
-    .string()
+    .string({ error: `${name} is required` })
+    .overwrite(decodePathParam)
     .min(1, `${name} is required`)
-    .max(200)
-    .transform((v) => decodePathParam(v));
+    .max(MAX_PATH_PARAM_LENGTH, `${name} must be at most ${MAX_PATH_PARAM_LENGTH} characters`);
+
+const projectRefInput = z.object({ projectId: pathParam('projectId') }).loose();
+
+/** `{projectId}` of a request's raw input, decoded and limited like every path parameter (422 naming it). */
+export function projectRefOf(rawInput: unknown): string {
+  const parsed = projectRefInput.safeParse(rawInput);
+  if (!parsed.success) throw validationError(parsed.error.issues);
+  return parsed.data.projectId;
+}

@@ -16,6 +16,7 @@ interface Operation {
   path: string;
   isPublic: boolean;
   sessionOnly: boolean;
+  anyCredential: boolean;
   scopes: Scope[];
   role: ProjectRole | undefined;
   hidesAsNotFound: boolean;
@@ -28,6 +29,7 @@ const operations: Operation[] = Object.entries(doc.paths ?? {}).flatMap(([path, 
     path,
     isPublic: Array.isArray(op.security) && op.security.length === 0,
     sessionOnly: op['x-session-only'] === true,
+    anyCredential: op['x-any-credential'] === true,
     scopes: (op['x-required-scopes'] as Scope[] | undefined) ?? [],
     role: op['x-required-role'] as ProjectRole | undefined,
     hidesAsNotFound: op['x-forbidden-as-not-found'] === true,
@@ -117,10 +119,18 @@ interface MatrixCase {
 function casesFor(op: Operation): MatrixCase[] {
   const cases: MatrixCase[] = [
     { name: 'answers 401 without credentials', run: () => expectRefused(op, {}, 401, 'UNAUTHORIZED') },
-    {
-      name: 'answers 403 to an API key lacking its scopes (or any key, when session-only)',
-      run: async () => expectRefused(op, { key: await world.keys.wrongScopeFor(op) }, 403, 'FORBIDDEN'),
-    },
+    op.anyCredential
+      ? {
+          name: 'answers an API key whatever its scopes',
+          run: async () => {
+            const res = await call(op, { key: await world.keys.wrongScopeFor(op) });
+            expect(res.status, label(op)).toBeLessThan(300);
+          },
+        }
+      : {
+          name: 'answers 403 to an API key lacking its scopes (or any key, when session-only)',
+          run: async () => expectRefused(op, { key: await world.keys.wrongScopeFor(op) }, 403, 'FORBIDDEN'),
+        },
   ];
   if (!projectScoped(op)) return cases;
   cases.push(
@@ -146,10 +156,13 @@ function casesFor(op: Operation): MatrixCase[] {
 const forbiddenOrHidden = (op: Operation): [number, string] => (op.hidesAsNotFound ? [404, 'NOT_FOUND'] : [403, 'FORBIDDEN']);
 
 describe('authorization matrix over the OpenAPI document', () => {
-  it('finds the operations and every protected one declares scopes or is session-only', () => {
+  it('finds the operations and every protected one declares scopes, session-only or any credential', () => {
     expect(operations.length).toBeGreaterThan(10);
     for (const op of operations.filter((o) => !o.isPublic)) {
-      expect(op.sessionOnly || op.scopes.length > 0, `${label(op)} declares neither scopes nor session-only`).toBe(true);
+      expect(
+        [op.sessionOnly, op.scopes.length > 0, op.anyCredential].filter(Boolean),
+        `${label(op)} declares not exactly one of scopes, session-only, any credential`,
+      ).toHaveLength(1);
     }
     for (const op of operations.filter((o) => o.isPublic)) expect(projectScoped(op), `${label(op)} is public but project-scoped`).toBe(false);
   });

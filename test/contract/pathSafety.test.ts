@@ -16,7 +16,7 @@ async function rawCall(method: string, url: string, cookie: string, body?: unkno
     headers: { cookie, origin: ORIGIN, host: 'localhost:3000', 'content-type': 'application/json' },
     body: { read: async () => bytes, stream: () => Readable.from([bytes]) },
   });
-  return { status: res.status, body: JSON.parse(String(res.body)) as { error?: { code: string } } };
+  return { status: res.status, body: JSON.parse(String(res.body)) as { error?: { code: string; fields?: Record<string, string> } } };
 }
 
 const DOT_SEGMENTS = ['.', '..', '%2e', '%2e%2e', '%2E%2E', '.%2e', '%2E.'];
@@ -72,5 +72,47 @@ describe('literal routes', () => {
       expect(res.headers.get('allow'), `${method} ${path}`).toBe(allow);
     }
     expect(await databaseFingerprint()).toEqual(before);
+  });
+});
+
+describe('path parameter lengths', () => {
+  const procedures = restApi.routes.filter((r) => r.kind === 'procedure' && r.path.includes('{'));
+  const bodyOf = (method: string) => (method === 'GET' || method === 'DELETE' ? undefined : { name: 'renamed' });
+
+  it('are counted on the decoded value: 70 percent-encoded characters fit a 200-character parameter, 201 do not', async () => {
+    const owner = await createUser();
+    const { projectId } = await createProject(owner);
+    const before = await databaseFingerprint();
+    const fits = encodeURIComponent('é'.repeat(70));
+    const tooLong = encodeURIComponent('é'.repeat(201));
+    let sent = 0;
+    for (const route of procedures) {
+      for (const target of [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!)) {
+        const url = (value: string) =>
+          `/v1${route.path.replace(/\{(\w+)\}/g, (_, name: string) => (name === target ? value : name === 'projectId' ? projectId : 'x'))}`;
+        const accepted = await rawCall(route.method, url(fits), owner.cookie, bodyOf(route.method));
+        expect(accepted.body.error?.fields?.[target], `${route.method} ${route.path}: ${target} of 70 characters`).toBeUndefined();
+        const refused = await rawCall(route.method, url(tooLong), owner.cookie, bodyOf(route.method));
+        expect({ status: refused.status, code: refused.body.error?.code }, `${route.method} ${route.path}: ${target} of 201 characters`).toEqual({
+          status: 422,
+          code: 'VALIDATION_ERROR',
+        });
+        expect(refused.body.error?.fields?.[target]).toBe(`${target} must be at most 200 characters`);
+        sent += 2;
+      }
+    }
+    expect(sent).toBeGreaterThan(40);
+    expect(await databaseFingerprint()).toEqual(before);
+  });
+
+  it('refuse a 10,000-character projectId with 422 naming it, before looking the project up', async () => {
+    const owner = await createUser();
+    const res = await rawCall('GET', `/v1/projects/${'p'.repeat(10_000)}`, owner.cookie);
+    expect(res).toMatchObject({
+      status: 422,
+      body: { error: { code: 'VALIDATION_ERROR', fields: { projectId: 'projectId must be at most 200 characters' } } },
+    });
+    const encoded = await rawCall('GET', `/v1/projects/${encodeURIComponent('é'.repeat(70))}`, owner.cookie);
+    expect(encoded).toMatchObject({ status: 404, body: { error: { code: 'NOT_FOUND' } } });
   });
 });

@@ -11,6 +11,7 @@ export const accountsRouter = router({
     .meta({
       openapi: { method: 'POST', path: '/accounts', tags: TAGS, summary: 'Create an account', description: CREATE_ACCOUNT, protect: false },
       successStatus: 201,
+      errors: ['CONFLICT', 'UPSTREAM_ERROR'],
     })
     .input(signUpInput)
     .output(z.object({ user: accountSchema }))
@@ -37,6 +38,7 @@ export const accountsRouter = router({
         description: COMPLETE_RESTORE,
         protect: false,
       },
+      errors: ['BAD_REQUEST'],
     })
     .input(completeResetInput)
     .output(z.null())

@@ -12,26 +12,18 @@ const projectRef = { projectId: pathParam('projectId').describe('Project id or s
 const READ = ['billing:read'] as const;
 const WRITE = ['billing:read', 'billing:write'] as const;
 
-const addCardInput = z.object({
-  ...projectRef,
-  cardNumber: z.string().optional().describe('Local mode: the card number (test cards only)'),
-  expMonth: z.number().int().optional().describe('Local mode'),
-  expYear: z.number().int().optional().describe('Local mode'),
-  cvc: z.string().optional().describe('Local mode'),
-  country: z.string().optional().describe('Local mode: issuing country, ISO 3166-1 alpha-2; decides the tax rate'),
-  paymentMethodId: z.string().optional().describe('Processor mode: the payment method saved by the card form (SetupIntent)'),
-});
+/** The card's fields are checked against the body of the payments mode in use, which is also the body the document shows. */
+const addCardInput = z.object(projectRef).loose();
 
-/** The body's shape depends on the payments mode; each mode's schema names what is missing. */
+function cardBody(): typeof localCardInput | typeof processorCardInput {
+  return getPaymentsProvider().kind === 'local' ? localCardInput : processorCardInput;
+}
+
+/** Each mode's body names what is missing for that mode. */
 function cardInputFor(input: z.infer<typeof addCardInput>): AttachCardInput {
-  if (getPaymentsProvider().kind === 'local') {
-    const parsed = localCardInput.safeParse(input);
-    if (!parsed.success) throw validationError(parsed.error.issues);
-    return { kind: 'card', ...parsed.data };
-  }
-  const parsed = processorCardInput.safeParse(input);
+  const parsed = cardBody().safeParse(input);
   if (!parsed.success) throw validationError(parsed.error.issues);
-  return { kind: 'processor', paymentMethodId: parsed.data.paymentMethodId };
+  return 'paymentMethodId' in parsed.data ? { kind: 'processor', paymentMethodId: parsed.data.paymentMethodId } : { kind: 'card', ...parsed.data };
 }
 
 export const billingRouter = router({
@@ -40,6 +32,7 @@ export const billingRouter = router({
       openapi: { method: 'GET', path: '/projects/{projectId}/billing', tags: TAGS, summary: 'Billing overview', description: BILLING_OVERVIEW },
       scopes: [...READ],
       role: 'admin',
+      errors: ['UPSTREAM_ERROR'],
     })
     .input(z.object(projectRef))
     .output(billingOverviewSchema)
@@ -56,6 +49,7 @@ export const billingRouter = router({
       },
       scopes: [...READ],
       role: 'admin',
+      errors: ['UPSTREAM_ERROR'],
     })
     .input(z.object(projectRef))
     .output(z.array(cardSchema))
@@ -67,6 +61,8 @@ export const billingRouter = router({
       scopes: [...WRITE],
       role: 'admin',
       successStatus: 201,
+      errors: ['CONFLICT', 'CARD_DECLINED', 'UPSTREAM_ERROR'],
+      requestBody: cardBody,
     })
     .input(addCardInput)
     .output(cardSchema)
@@ -83,6 +79,7 @@ export const billingRouter = router({
       },
       scopes: [...WRITE],
       role: 'admin',
+      errors: ['BAD_REQUEST', 'CONFLICT', 'UPSTREAM_ERROR'],
     })
     .input(z.object(projectRef))
     .output(z.object({ clientSecret: z.string(), publishableKey: z.string() }))
@@ -99,6 +96,7 @@ export const billingRouter = router({
       },
       scopes: [...WRITE],
       role: 'admin',
+      errors: ['CONFLICT', 'UPSTREAM_ERROR'],
     })
     .input(z.object({ ...projectRef, paymentMethodId: pathParam('paymentMethodId') }))
     .output(cardSchema)
@@ -116,6 +114,7 @@ export const billingRouter = router({
       scopes: [...WRITE],
       role: 'admin',
       successStatus: 204,
+      errors: ['CONFLICT', 'UPSTREAM_ERROR'],
     })
     .input(z.object({ ...projectRef, paymentMethodId: pathParam('paymentMethodId') }))
     .output(z.void())
@@ -160,6 +159,7 @@ export const billingRouter = router({
       },
       scopes: [...WRITE],
       role: 'admin',
+      errors: ['CONFLICT', 'CARD_DECLINED', 'UPSTREAM_ERROR'],
     })
     .input(z.object({ ...projectRef, invoiceId: pathParam('invoiceId') }))
     .output(invoiceWithLinesSchema)
@@ -176,6 +176,7 @@ export const billingRouter = router({
       },
       scopes: [...WRITE],
       role: 'owner',
+      errors: ['CONFLICT', 'UPSTREAM_ERROR'],
     })
     .input(z.object({ ...projectRef, userId: z.string().min(1) }))
     .output(billingOverviewSchema)

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { isoDateTime } from '../../platform/schemas';
 
-const currentYear = new Date().getUTCFullYear();
+const MAX_EXPIRY_YEARS_AHEAD = 30;
 
 /** Local mode: card details of a test card. The number is checked and never stored whole. */
 export const localCardInput = z.object({
   cardNumber: z
     .string()
+    .describe('The card number (test cards only); spaces and hyphens are ignored')
     .transform((v) => v.replace(/[\s-]/g, ''))
     .pipe(z.string().regex(/^\d{12,19}$/, 'Card number must be 12 to 19 digits')),
   expMonth: z.coerce.number().int().min(1, 'Expiry month must be 1 to 12').max(12, 'Expiry month must be 1 to 12'),
@@ -14,17 +15,22 @@ export const localCardInput = z.object({
     .number()
     .int()
     .min(2000)
-    .max(currentYear + 30, 'Expiry year is too far ahead'),
+    // Read at each check, not once at start: a process running over New Year moves with it.
+    .refine((year) => year <= new Date().getUTCFullYear() + MAX_EXPIRY_YEARS_AHEAD, 'Expiry year is too far ahead')
+    .describe(`Four digits; at most ${MAX_EXPIRY_YEARS_AHEAD} years ahead`),
   cvc: z.string().regex(/^\d{3,4}$/, 'CVC must be 3 or 4 digits'),
   country: z
     .string()
     .regex(/^[A-Za-z]{2}$/, 'Country must be a two-letter ISO code')
     .transform((v) => v.toUpperCase())
-    .optional(),
+    .optional()
+    .describe('Issuing country, ISO 3166-1 alpha-2; decides the tax rate'),
 });
 
 /** Processor mode: a card saved by the processor's own form (a SetupIntent). */
-export const processorCardInput = z.object({ paymentMethodId: z.string().min(3).max(255) });
+export const processorCardInput = z.object({
+  paymentMethodId: z.string().min(3).max(255).describe('The payment method the card form saved (SetupIntent)'),
+});
 
 export const cardSchema = z
   .object({

@@ -11,7 +11,8 @@ export const APP_REGIONS = 'Regions where apps can be deployed.';
 const CACHING = `Identical for every caller and cached for ${CATALOG_TTL_SECONDS / 60} minutes (\`Cache-Control: ${CATALOG_CACHE_CONTROL}\`).`;
 const servedTwice = (path: string) => `The same list is served at \`/catalog/${path}\` and \`/${INFRA_PROVIDER_NAME}/${path}\`.`;
 const PUBLIC = 'Public: no credential needed.';
+const ANY_CREDENTIAL = 'Any valid credential reads it: a session, or an API key whatever its scopes.';
 
 export function catalogDescription(description: string, path: string, isPublic: boolean): string {
-  return [description, CACHING, servedTwice(path), ...(isPublic ? [PUBLIC] : [])].join(' ');
+  return [description, CACHING, servedTwice(path), isPublic ? PUBLIC : ANY_CREDENTIAL].join(' ');
 }

@@ -7,5 +7,4 @@ export { serverCatalog, type ServerCatalog } from './service';
 export const catalogDomain = defineDomain({
   name: 'catalog',
   routers: { catalog: catalogRouter, infraCatalog: infraCatalogRouter },
-  scopes: ['servers', 'apps'],
 });

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { Scope } from '../../platform/auth/scopes';
 import type { ProcedureMeta } from '../../platform/trpc';
 import { APP_REGIONS, APP_SIZES, catalogDescription, ONE_CLICKS, SERVER_REGIONS, SERVER_SIZES } from './docs';
 import { appRegionSchema, appSizeSchema, oneClickSchema, serverRegionSchema, serverSizeSchema } from './schema';
@@ -8,12 +7,11 @@ import * as catalog from './service';
 import { authedProcedure, publicProcedure, router } from '../../platform/trpc';
 
 const TAGS = ['Catalogue'];
-const SERVERS: Scope[] = ['servers:read'];
-const APPS: Scope[] = ['apps:read'];
 
 type Family = 'catalog' | typeof INFRA_PROVIDER_NAME;
 
-function catalogMeta(family: Family, path: string, summary: string, description: string, scopes: Scope[], isPublic = false): ProcedureMeta {
+/** The catalogue is the same for every customer, so no scope guards it: any credential reads it, or none where it is public. */
+function catalogMeta(family: Family, path: string, summary: string, description: string, isPublic = false): ProcedureMeta {
   return {
     openapi: {
       method: 'GET',
@@ -23,8 +21,9 @@ function catalogMeta(family: Family, path: string, summary: string, description:
       description: catalogDescription(description, path, isPublic),
       ...(isPublic ? { protect: false } : {}),
     },
-    ...(isPublic ? {} : { scopes }),
+    ...(isPublic ? {} : { anyCredential: true }),
     cacheControl: catalog.CATALOG_CACHE_CONTROL,
+    errors: ['UPSTREAM_ERROR'],
   };
 }
 
@@ -34,31 +33,31 @@ const empty = z.object({});
 function familyRouter(family: Family) {
   return router({
     serverSizes: (family === INFRA_PROVIDER_NAME ? publicProcedure : authedProcedure)
-      .meta(catalogMeta(family, 'servers/sizes', 'Server sizes', SERVER_SIZES, SERVERS, family === INFRA_PROVIDER_NAME))
+      .meta(catalogMeta(family, 'servers/sizes', 'Server sizes', SERVER_SIZES, family === INFRA_PROVIDER_NAME))
       .input(empty)
       .output(z.array(serverSizeSchema))
       .query(() => catalog.listServerSizes()),
 
     serverRegions: authedProcedure
-      .meta(catalogMeta(family, 'servers/regions', 'Server regions', SERVER_REGIONS, SERVERS))
+      .meta(catalogMeta(family, 'servers/regions', 'Server regions', SERVER_REGIONS))
       .input(empty)
       .output(z.array(serverRegionSchema))
       .query(() => catalog.listServerRegions()),
 
     oneClicks: authedProcedure
-      .meta(catalogMeta(family, 'servers/1-clicks', 'One-click applications', ONE_CLICKS, SERVERS))
+      .meta(catalogMeta(family, 'servers/1-clicks', 'One-click applications', ONE_CLICKS))
       .input(empty)
       .output(z.array(oneClickSchema))
       .query(() => catalog.listOneClickApplications()),
 
     appSizes: authedProcedure
-      .meta(catalogMeta(family, 'apps/sizes', 'App sizes', APP_SIZES, APPS))
+      .meta(catalogMeta(family, 'apps/sizes', 'App sizes', APP_SIZES))
       .input(empty)
       .output(z.array(appSizeSchema))
       .query(() => catalog.listAppSizes()),
 
     appRegions: authedProcedure
-      .meta(catalogMeta(family, 'apps/regions', 'App regions', APP_REGIONS, APPS))
+      .meta(catalogMeta(family, 'apps/regions', 'App regions', APP_REGIONS))
       .input(empty)
       .output(z.array(appRegionSchema))
       .query(() => catalog.listAppRegions()),

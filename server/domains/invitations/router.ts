@@ -29,6 +29,7 @@ export const invitationsRouter = router({
       scopes: ['members:read', 'members:write'],
       role: 'admin',
       successStatus: 201,
+      errors: ['CONFLICT'],
     })
     .input(z.object({ ...projectRef, ...createInvitationInput.shape }))
     .output(invitationSchema)
@@ -111,6 +112,7 @@ export const invitationsRouter = router({
         description: ACCEPT_INVITATION,
       },
       sessionOnly: true,
+      errors: ['CONFLICT'],
     })
     .input(z.object(invitationRef))
     .output(acceptedInvitationSchema)
@@ -126,6 +128,7 @@ export const invitationsRouter = router({
         description: REJECT_INVITATION,
       },
       sessionOnly: true,
+      errors: ['CONFLICT'],
     })
     .input(z.object(invitationRef))
     .output(z.null())

@@ -36,6 +36,7 @@ export const membersRouter = router({
       },
       scopes: ['members:read', 'members:write'],
       role: 'admin',
+      errors: ['CONFLICT'],
     })
     .input(z.object({ ...memberRef, ...updateMemberRoleInput.shape }))
     .output(memberSchema)
@@ -54,6 +55,7 @@ export const membersRouter = router({
       },
       scopes: ['members:read', 'members:write'],
       role: 'viewer',
+      errors: ['CONFLICT'],
     })
     .input(z.object(memberRef))
     .output(z.null())

@@ -21,6 +21,7 @@ export const projectsRouter = router({
     .meta({
       openapi: { method: 'POST', path: '/projects/create', tags: TAGS, summary: 'Create a project', description: CREATE_PROJECT },
       scopes: ['projects:write'],
+      errors: ['CONFLICT'],
     })
     .input(createProjectInput)
     .output(z.object({ projectId: z.string(), projectSlug: z.string() }))
@@ -42,6 +43,7 @@ export const projectsRouter = router({
       openapi: { method: 'PATCH', path: '/projects/{projectId}', tags: TAGS, summary: 'Rename a project' },
       scopes: ['projects:read', 'projects:write'],
       role: 'admin',
+      errors: ['CONFLICT'],
     })
     .input(z.object({ ...projectRef, ...renameProjectInput.shape }))
     .output(z.object({ id: z.string(), name: z.string(), slug: z.string(), billingEmail: z.string().nullable() }))
@@ -53,6 +55,7 @@ export const projectsRouter = router({
       scopes: ['projects:read', 'projects:write'],
       role: 'owner',
       hideForbiddenAsNotFound: true,
+      errors: ['CONFLICT'],
     })
     .input(z.object(projectRef))
     .output(z.null())

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Scope } from '../../platform/auth/scopes';
+import { PURCHASE_ERRORS } from '../../billing/purchases';
 import { previewSchema } from '../billing';
 import { CREATE_SERVER, DELETE_SERVER, GET_SERVER, LIST_SERVERS, PREVIEW_SERVER, RENAME_SERVER, SERVER_ACTION } from './docs';
 import { createServerInput, renameServerInput, serverActionInput, serverPreviewQuery, serverSchema, serverWithKeysSchema } from './schema';
@@ -41,6 +42,7 @@ export const serversRouter = router({
       },
       scopes: WRITE,
       role: 'member',
+      errors: PURCHASE_ERRORS,
     })
     .input(z.object({ ...projectRef, ...createServerInput.shape }))
     .output(z.object({ deployed: z.literal(true) }))
@@ -66,6 +68,7 @@ export const serversRouter = router({
       },
       scopes: READ,
       role: 'viewer',
+      errors: ['UPSTREAM_ERROR'],
     })
     .input(z.object({ ...projectRef, ...serverPreviewQuery.shape }))
     .output(previewSchema)
@@ -92,6 +95,7 @@ export const serversRouter = router({
       },
       scopes: WRITE,
       role: 'member',
+      errors: ['CONFLICT', 'UPSTREAM_ERROR'],
     })
     .input(z.object({ ...serverRef, ...renameServerInput.shape }))
     .output(serverSchema)
@@ -108,6 +112,7 @@ export const serversRouter = router({
       },
       scopes: WRITE,
       role: 'member',
+      errors: ['UPSTREAM_ERROR'],
     })
     .input(z.object(serverRef))
     .output(z.object({}))
@@ -127,6 +132,7 @@ export const serversRouter = router({
       },
       scopes: WRITE,
       role: 'member',
+      errors: ['CONFLICT', 'UPSTREAM_ERROR'],
     })
     .input(z.object({ ...serverRef, ...serverActionInput.shape }))
     .output(serverSchema)

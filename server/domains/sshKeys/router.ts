@@ -38,6 +38,7 @@ export const sshKeysRouter = router({
       scopes: WRITE,
       role: 'member',
       ...DOCS,
+      errors: ['CONFLICT'],
     })
     .input(z.object({ ...projectRef, ...createSshKeyInput.shape }))
     .output(sshKeySchema)

@@ -9,7 +9,10 @@ export const sshKeyNameSchema = z
   .trim()
   .min(1, 'Name is required')
   .max(100, 'Name must be at most 100 characters')
-  .regex(/^[^\p{Cc}]*$/u, 'Name cannot contain control characters or line breaks');
+  // The C0 and C1 control characters (Unicode's Cc) as explicit ranges: the pattern goes into the
+  // OpenAPI document, and many clients' regex engines refuse `\p{…}` classes.
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
+  .regex(/^[^\x00-\x1F\x7F-\x9F]*$/, 'Name cannot contain control characters or line breaks');
 
 export const publicKeyInputSchema = z
   .string()

@@ -9,6 +9,12 @@ import { hasScopes, missingScopes, type Scope } from './scopes';
 export interface AccessRules {
   /** Scopes an API key must hold; R/W operations list both. */
   scopes?: readonly Scope[];
+  /**
+   * Any valid credential may call it, an API key whatever its scopes: the answer is the same for
+   * every caller (the catalogue). Declared rather than implied by empty `scopes`, so a forgotten
+   * scope list is told apart from an operation open to every key.
+   */
+  anyCredential?: boolean;
   /** The least project role the caller needs (project-scoped operations). */
   role?: RequiredRole;
   /** Only the panel's session may call it; API keys get 403. */

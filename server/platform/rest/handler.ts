@@ -8,7 +8,7 @@ import { createRequestContext, INTERNAL_HEADERS, type HeaderSource, type Request
 import { AppError, toAppError, type FieldErrors } from '../errors';
 import { getLogger } from '../logger';
 import { refuseUnstorableText } from '../storableText';
-import { decodePathParam } from '../trpc';
+import { decodePathParam, projectRefOf } from '../trpc';
 import { createOpenApiDocument, type OpenAPIObject } from './openapi';
 import type { HttpMethod, RawRoute, RawRouteCaller, RequestBody } from './rawRoutes';
 import { buildRouteTable, findRoutes, type ProcedureRoute, type RawRouteEntry, type Route } from './routeTable';
@@ -168,7 +168,7 @@ export function createRestApi(options: { router: AnyRouter; rawRoutes?: readonly
       caller.actor = requireSignedIn(ctx, route.access);
       if (route.access.kind === 'project') {
         if (!params.projectId) throw new AppError('INTERNAL_ERROR', `Raw route ${route.path} is project-scoped without {projectId}`);
-        caller.grant = await requireProjectRole(caller.actor, params.projectId, route.access);
+        caller.grant = await requireProjectRole(caller.actor, projectRefOf(entry.pattern.exec(path)?.groups), route.access);
       }
     }
     const headers: Record<string, string> = {};

@@ -1,37 +1,80 @@
+import { STATUS_CODES } from 'node:http';
 import type { AnyRouter } from '@trpc/server';
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
+import { createSchema } from 'zod-openapi';
 import { getConfig } from '../config';
-import { ERROR_STATUS } from '../errors';
+import { ERROR_STATUS, type ErrorCode } from '../errors';
 import type { ProcedureRoute, Route } from './routeTable';
 
 export type { OpenAPIObject };
 
 type Json = Record<string, unknown>;
 
-const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Bad request (BAD_REQUEST)',
-  401: 'No credential, or an invalid, revoked or expired one (UNAUTHORIZED)',
-  402: 'Payment required',
-  403: 'Not a member of the project, role too low, or the API key lacks a scope (FORBIDDEN)',
-  404: 'Not found (NOT_FOUND)',
-  409: 'Conflict with the current state (CONFLICT)',
-  415: 'The body is not JSON (UNSUPPORTED_MEDIA_TYPE)',
-  422: 'Body, path or query failed validation; the message names the fields (VALIDATION_ERROR)',
-  429: 'Rate limited (RATE_LIMITED); see Retry-After',
-  500: 'Unexpected error (INTERNAL_ERROR); quote the X-Request-Id header when reporting it',
+/** What each code tells a client; every error response of the document lists its codes with these. */
+const CODE_MEANINGS: Record<ErrorCode, string> = {
+  BAD_REQUEST: "the request cannot be served as sent; the operation's description says when",
+  UNAUTHORIZED: 'no credential, or an invalid, revoked or expired one',
+  ORG_PAYMENT_METHOD_REQUIRED: 'the caller holds billing for the project and must add a payment card',
+  BILLER_PAYMENT_METHOD_REQUIRED: 'the member who holds billing for the project must add a payment card',
+  CARD_DECLINED: 'the card was declined; nothing was bought',
+  PROJECT_BLOCKED: 'the project is blocked by an unpaid invoice; pay it first',
+  FORBIDDEN:
+    'not a member of the project, a role too low, an API key lacking a scope or calling a session-only operation, or a cookie-authenticated write without a same-origin Origin',
+  NOT_FOUND: 'the project or resource does not exist, or the caller may not see it',
+  METHOD_NOT_ALLOWED: 'the path does not take this method; the Allow header names those it takes',
+  CONFLICT: 'the request conflicts with the current state (a name taken, resources left, an action that does not fit); the message says how',
+  IDEMPOTENCY_IN_PROGRESS: 'a request with the same Idempotency-Key is still running; retry once it has finished',
+  PAYLOAD_TOO_LARGE: 'the body is too large',
+  UNSUPPORTED_MEDIA_TYPE: 'the body is not JSON (send Content-Type: application/json)',
+  VALIDATION_ERROR: 'the body, path or query failed validation; `fields` names each failing field',
+  IDEMPOTENCY_KEY_REUSED: 'the Idempotency-Key was already used with another method, path or body',
+  RATE_LIMITED: 'too many requests; try again after the seconds of Retry-After',
+  INTERNAL_ERROR: 'an unexpected error; quote the X-Request-Id header when reporting it',
+  UPSTREAM_ERROR: 'a provider the operation calls (infrastructure, payment processor) failed or could not be reached; try again',
 };
 
-/** The OpenAPI 3.1 document of /v1, generated from the router and rewritten to show the envelope. */
+const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+const ERROR_STATUSES = [...new Set(Object.values(ERROR_STATUS))].sort((a, b) => a - b);
+const codesOfStatus = (status: number) => ERROR_CODES.filter((code) => ERROR_STATUS[code] === status);
+
+const IDEMPOTENCY_KEY_PATTERN = '^[\\x21-\\x7E](?:[\\x20-\\x7E]*[\\x21-\\x7E])?$';
+
+const COMPONENT_HEADERS: Json = {
+  RateLimitPolicy: {
+    description:
+      'The rate limit that applies to the caller (IETF ratelimit-headers, structured-field form): `"default";q=600;w=60` is 600 requests per 60-second window',
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description: 'What is left of the current window: `"default";r=598;t=42` is 598 requests left, the window resetting in 42 seconds',
+    schema: { type: 'string' },
+  },
+  RetryAfter: { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 0 } },
+  RequestId: { description: 'Identifies the request in our logs; quote it when reporting a problem', schema: { type: 'string' } },
+  IdempotentReplayed: {
+    description: 'Present when the answer is the stored one of an earlier request with the same Idempotency-Key',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+/** Every /v1 answer carries these. */
+const ANSWER_HEADERS = { 'RateLimit-Policy': headerRef('RateLimitPolicy'), RateLimit: headerRef('RateLimit'), 'X-Request-Id': headerRef('RequestId') };
+
+/** The OpenAPI 3.1 document of /v1, generated from the router and rewritten to show the envelope, every answer and its headers. */
 export function createOpenApiDocument(router: AnyRouter, routes: readonly Route[]): OpenAPIObject {
   const config = getConfig();
   const doc = generateOpenApiDocument(router as never, {
     title: 'Cloud Panel API',
     description: [
       'REST API of the hosting platform. Every response is an envelope: `{ success: true, data }` or',
-      '`{ success: false, error: { code, message, docsUrl? } }`; clients branch on `error.code`.',
+      '`{ success: false, error: { code, message, docsUrl?, fields? } }`; clients branch on `error.code`.',
       'Authenticate with a project API key (`Authorization: Bearer <key>` or `X-API-Key: <key>`) or the',
       "panel's session cookie. A key reaches one project, holds `<resource>:read|write` scopes and acts",
       "with its creator's current role. Cookie-authenticated writes need a same-origin `Origin` header.",
+      'Every POST, PATCH and DELETE takes an `Idempotency-Key` header: repeating the request with the same key',
+      'within 24 hours answers what the first one answered, marked `Idempotent-Replayed: true`. Every answer',
+      'carries `RateLimit-Policy` and `RateLimit`; past the limit the answer is 429 with `Retry-After`.',
       'Money is in integer minor units; times are UTC ISO 8601.',
     ].join(' '),
     version: '1.0.0',
@@ -53,69 +96,101 @@ export function createOpenApiDocument(router: AnyRouter, routes: readonly Route[
   );
 }
 
+/**
+ * The codes the platform itself can answer an operation with, from its access rules, path and
+ * method; `meta.errors` adds those of the operation's own rules.
+ */
+function platformErrorCodes(route: ProcedureRoute): ErrorCode[] {
+  const { meta, method, path } = route;
+  const isPublic = meta.openapi?.protect === false;
+  const write = method !== 'GET';
+  const codes: ErrorCode[] = ['VALIDATION_ERROR', 'RATE_LIMITED', 'INTERNAL_ERROR'];
+  if (!isPublic) codes.push('UNAUTHORIZED');
+  // A scope, a membership, a session-only rule or a cross-site cookie write can each refuse; an operation open to any credential has none of them on a read.
+  if (!isPublic && (meta.sessionOnly || (meta.scopes?.length ?? 0) > 0 || path.includes('{projectId}') || write)) codes.push('FORBIDDEN');
+  if (path.includes('{')) codes.push('NOT_FOUND');
+  if (method === 'POST' || method === 'PATCH' || method === 'PUT') codes.push('PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
+  if (write) codes.push('IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED');
+  return codes;
+}
+
 function rewrite(doc: OpenAPIObject, routes: ProcedureRoute[]): OpenAPIObject {
   doc.components ??= {};
-  doc.components.schemas = {
-    ...(doc.components.schemas ?? {}),
-    ErrorEnvelope: {
-      type: 'object',
-      required: ['success', 'error'],
-      additionalProperties: false,
-      properties: {
-        success: { type: 'boolean', const: false },
-        error: {
-          type: 'object',
-          required: ['code', 'message'],
-          properties: {
-            code: { type: 'string', enum: Object.keys(ERROR_STATUS), description: 'Stable; branch on it' },
-            message: { type: 'string', description: 'Human text; may change' },
-            docsUrl: { type: 'string', format: 'uri' },
-            fields: {
-              type: 'object',
-              additionalProperties: { type: 'string' },
-              description:
-                'Field path (segments joined with ".") → what is wrong with it. Always present on 422 (empty when no single field is at fault); present on other errors that concern one field, such as a name already taken',
-            },
+  const schemas: Json = doc.components.schemas ?? {};
+  // trpc-to-openapi's own error shapes: the bridge answers every error with the envelope instead.
+  for (const name of Object.keys(schemas)) if (name.startsWith('error.')) delete schemas[name];
+  schemas.ErrorEnvelope = {
+    type: 'object',
+    required: ['success', 'error'],
+    additionalProperties: false,
+    properties: {
+      success: { type: 'boolean', const: false },
+      error: {
+        type: 'object',
+        required: ['code', 'message'],
+        properties: {
+          code: { type: 'string', enum: ERROR_CODES, description: 'Stable; branch on it' },
+          message: { type: 'string', description: 'Human text; may change' },
+          docsUrl: { type: 'string', format: 'uri' },
+          fields: {
+            type: 'object',
+            additionalProperties: { type: 'string' },
+            description:
+              'Field path (segments joined with ".") → what is wrong with it. Always present on 422 (empty when no single field is at fault); present on other errors that concern one field, such as a name already taken',
           },
         },
       },
     },
   };
+  doc.components.schemas = schemas as NonNullable<typeof doc.components.schemas>;
+  doc.components.headers = { ...(doc.components.headers ?? {}), ...(COMPONENT_HEADERS as NonNullable<typeof doc.components.headers>) };
+  doc.components.parameters = {
+    ...(doc.components.parameters ?? {}),
+    IdempotencyKey: {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        'Makes a retry safe: the first answer is stored for 24 hours per credential, and the same key with the same method, path and body answers it again (`Idempotent-Replayed: true`). 1 to 255 printable ASCII characters; a UUID is a good key',
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY_PATTERN },
+    },
+  };
   const errorResponses: Json = {};
-  for (const [status, description] of Object.entries(ERROR_DESCRIPTIONS)) {
-    errorResponses[`Error${status}`] = {
-      description,
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
-    };
-  }
+  for (const status of ERROR_STATUSES) errorResponses[`Error${status}`] = errorResponse(status, codesOfStatus(status));
   doc.components.responses = { ...(doc.components.responses ?? {}), ...(errorResponses as NonNullable<typeof doc.components.responses>) };
 
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const [method, operation] of Object.entries(item as Json)) {
       const route = routes.find((r) => r.method === method.toUpperCase() && r.path === path);
       if (!route || typeof operation !== 'object' || operation === null) continue;
-      rewriteOperation(operation as Json, route);
+      rewriteOperation(operation as Json, route, schemas);
     }
   }
   return doc;
 }
 
-function rewriteOperation(op: Json, route: ProcedureRoute): void {
+function rewriteOperation(op: Json, route: ProcedureRoute, schemas: Json): void {
   const meta = route.meta;
   const isPublic = meta.openapi?.protect === false;
-  const projectScoped = route.path.includes('{projectId}');
+  const write = route.method !== 'GET';
   const responses = (op.responses ?? {}) as Json;
   const success = responses['200'] as Json | undefined;
   const status = meta.successStatus ?? 200;
+  const successHeaders: Json = { ...ANSWER_HEADERS };
+  if (write) successHeaders['Idempotent-Replayed'] = headerRef('IdempotentReplayed');
+  if (meta.cacheControl) {
+    successHeaders['Cache-Control'] = { description: 'The answer is the same for every caller', schema: { type: 'string', enum: [meta.cacheControl] } };
+  }
   const next: Json = {};
 
   if (status === 204) {
-    next['204'] = { description: 'Done; no body' };
+    next['204'] = { description: 'Done; no body', headers: successHeaders };
   } else {
     const content = (success?.content as Json | undefined)?.['application/json'] as Json | undefined;
     const dataSchema = (content?.schema as Json | undefined) ?? {};
     next[String(status)] = {
       description: (success?.description as string | undefined) ?? 'Success',
+      headers: successHeaders,
       content: {
         'application/json': {
           schema: {
@@ -127,18 +202,44 @@ function rewriteOperation(op: Json, route: ProcedureRoute): void {
       },
     };
   }
-  const errors = new Set<number>([422, 500]);
-  if (!isPublic) [401, 403].forEach((s) => errors.add(s));
-  if (projectScoped || route.path.includes('{')) errors.add(404);
-  if (route.method !== 'GET') errors.add(409);
-  if (route.method === 'POST' || route.method === 'PATCH' || route.method === 'PUT') errors.add(415);
-  if (route.procedurePath === 'accounts.restore') errors.add(429);
-  for (const code of [...errors].sort()) next[String(code)] = { $ref: `#/components/responses/Error${code}` };
+  const codes = [...new Set([...platformErrorCodes(route), ...(meta.errors ?? [])])];
+  for (const errorStatus of ERROR_STATUSES) {
+    const own = codesOfStatus(errorStatus).filter((code) => codes.includes(code));
+    if (own.length === 0) continue;
+    next[String(errorStatus)] =
+      own.length === codesOfStatus(errorStatus).length ? { $ref: `#/components/responses/Error${errorStatus}` } : errorResponse(errorStatus, own);
+  }
   op.responses = next;
+
+  if (write) op.parameters = [...((op.parameters as unknown[] | undefined) ?? []), { $ref: '#/components/parameters/IdempotencyKey' }];
+  if (meta.requestBody) {
+    const body = createSchema(meta.requestBody(), { io: 'input' });
+    Object.assign(schemas, body.components);
+    op.requestBody = { required: true, content: { 'application/json': { schema: body.schema } } };
+  }
 
   op.security = isPublic ? [] : meta.sessionOnly ? [{ sessionCookie: [] }] : [{ bearerAuth: [] }, { apiKeyHeader: [] }, { sessionCookie: [] }];
   op['x-required-scopes'] = meta.scopes ?? [];
+  if (meta.anyCredential) op['x-any-credential'] = true;
   if (meta.role) op['x-required-role'] = meta.role;
   if (meta.sessionOnly) op['x-session-only'] = true;
   if (meta.hideForbiddenAsNotFound) op['x-forbidden-as-not-found'] = true;
+}
+
+/** An error answer with the codes it can carry at this status, each with its meaning. */
+function errorResponse(status: number, codes: readonly ErrorCode[]): Json {
+  return {
+    description: [`${STATUS_CODES[status] ?? `Status ${status}`}.`, ...codes.map((code) => `\`${code}\`: ${CODE_MEANINGS[code]}.`)].join(' '),
+    headers: status === 429 ? { ...ANSWER_HEADERS, 'Retry-After': headerRef('RetryAfter') } : ANSWER_HEADERS,
+    content: {
+      'application/json': {
+        schema: {
+          allOf: [
+            { $ref: '#/components/schemas/ErrorEnvelope' },
+            { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: codes } } } } },
+          ],
+        },
+      },
+    },
+  };
 }

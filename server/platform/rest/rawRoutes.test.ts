@@ -140,6 +140,16 @@ describe('raw /v1 routes', () => {
     }
   });
 
+  it('limit {projectId} on its decoded value, as procedures do', async () => {
+    const owner = await createUser();
+    const key = (await createApiKey(owner, (await createProject(owner)).projectId, ['hosting:read'])).key;
+    const long = await call('GET', `/projects/${'p'.repeat(10_000)}/files/a.txt`, { headers: { authorization: `Bearer ${key}` } });
+    expect(long.status).toBe(422);
+    expect(JSON.parse(long.text)).toMatchObject({ error: { code: 'VALIDATION_ERROR', fields: { projectId: 'projectId must be at most 200 characters' } } });
+    const encoded = await call('GET', `/projects/${encodeURIComponent('é'.repeat(70))}/files/a.txt`, { headers: { authorization: `Bearer ${key}` } });
+    expect(encoded.status).toBe(404);
+  });
+
   it('stream their answers', async () => {
     const owner = await createUser();
     const { projectId } = await createProject(owner);
