@@ -16,6 +16,8 @@ export interface ProcedureMeta extends OpenApiMeta, AccessRules {
   cacheControl?: string;
   /** A page of ours (a path such as `/docs/ssh-keys`) that every refusal of the operation links to as `docsUrl`, authentication ones included. */
   docsPath?: string;
+  /** Error statuses the operation answers beyond those its method and access imply (its own 400, a rate limit's 429), for the OpenAPI document. */
+  errorStatuses?: Array<400 | 429>;
 }
 
 const t = initTRPC

@@ -1,6 +1,17 @@
 import { z } from 'zod';
-import { COMPLETE_RESTORE, CREATE_ACCOUNT, RESTORE_ACCOUNT } from './docs';
-import { accountNameInput, accountSchema, changePasswordInput, completeResetInput, restoreInput, signUpInput } from './schema';
+import { COMPLETE_RESTORE, CREATE_ACCOUNT, RESEND_VERIFICATION, RESTORE_ACCOUNT, VERIFY_EMAIL } from './docs';
+import { resendVerificationEmail, verifyEmail } from './emailVerification';
+import {
+  accountNameInput,
+  accountSchema,
+  changePasswordInput,
+  completeResetInput,
+  ownAccountSchema,
+  restoreInput,
+  signUpInput,
+  verifiedEmailSchema,
+  verifyEmailInput,
+} from './schema';
 import * as accounts from './service';
 import { authedProcedure, publicProcedure, router } from '../../platform/trpc';
 
@@ -19,6 +30,7 @@ export const accountsRouter = router({
   restore: publicProcedure
     .meta({
       openapi: { method: 'POST', path: '/accounts/restore', tags: TAGS, summary: 'Request a password reset', description: RESTORE_ACCOUNT, protect: false },
+      errorStatuses: [429],
     })
     .input(restoreInput)
     .output(z.null())
@@ -45,13 +57,42 @@ export const accountsRouter = router({
       return null;
     }),
 
+  verifyEmail: publicProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/accounts/verify-email',
+        tags: TAGS,
+        summary: 'Verify an email address with the emailed token',
+        description: VERIFY_EMAIL,
+        protect: false,
+      },
+      errorStatuses: [400],
+    })
+    .input(verifyEmailInput)
+    .output(verifiedEmailSchema)
+    .mutation(({ input }) => verifyEmail(input.token)),
+
+  resendVerification: authedProcedure
+    .meta({
+      openapi: { method: 'POST', path: '/account/verification-email', tags: TAGS, summary: 'Send a new verification email', description: RESEND_VERIFICATION },
+      sessionOnly: true,
+      errorStatuses: [429],
+    })
+    .input(z.object({}))
+    .output(z.null())
+    .mutation(async ({ ctx }) => {
+      await resendVerificationEmail(ctx.actor.userId);
+      return null;
+    }),
+
   me: authedProcedure
     .meta({
       openapi: { method: 'GET', path: '/account', tags: TAGS, summary: 'The signed-in account' },
       sessionOnly: true,
     })
     .input(z.object({}))
-    .output(accountSchema)
+    .output(ownAccountSchema)
     .query(({ ctx }) => accounts.getAccount(ctx.actor.userId)),
 
   updateName: authedProcedure
@@ -60,7 +101,7 @@ export const accountsRouter = router({
       sessionOnly: true,
     })
     .input(accountNameInput)
-    .output(accountSchema)
+    .output(ownAccountSchema)
     .mutation(({ ctx, input }) => accounts.updateAccountName(ctx.actor.userId, input.name)),
 
   changePassword: authedProcedure

@@ -8,7 +8,14 @@ import {
   REJECT_INVITATION,
   REVOKE_INVITATION,
 } from './docs';
-import { acceptedInvitationSchema, createInvitationInput, invitationSchema, myInvitationSchema, publicInvitationSchema } from './schema';
+import {
+  acceptedInvitationSchema,
+  createInvitationInput,
+  invitationResponseInput,
+  invitationSchema,
+  myInvitationSchema,
+  publicInvitationSchema,
+} from './schema';
 import * as invitations from './service';
 import { authedProcedure, pathParam, projectProcedure, publicProcedure, router } from '../../platform/trpc';
 
@@ -112,9 +119,9 @@ export const invitationsRouter = router({
       },
       sessionOnly: true,
     })
-    .input(z.object(invitationRef))
+    .input(z.object({ ...invitationRef, ...invitationResponseInput.shape }))
     .output(acceptedInvitationSchema)
-    .mutation(({ ctx, input }) => invitations.acceptInvitation({ invitationId: input.invitationId, userId: ctx.actor.userId })),
+    .mutation(({ ctx, input }) => invitations.acceptInvitation({ invitationId: input.invitationId, userId: ctx.actor.userId, secret: input.secret })),
 
   reject: authedProcedure
     .meta({
@@ -127,10 +134,10 @@ export const invitationsRouter = router({
       },
       sessionOnly: true,
     })
-    .input(z.object(invitationRef))
+    .input(z.object({ ...invitationRef, ...invitationResponseInput.shape }))
     .output(z.null())
     .mutation(async ({ ctx, input }) => {
-      await invitations.rejectInvitation({ invitationId: input.invitationId, userId: ctx.actor.userId });
+      await invitations.rejectInvitation({ invitationId: input.invitationId, userId: ctx.actor.userId, secret: input.secret });
       return null;
     }),
 });

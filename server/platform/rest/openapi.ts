@@ -9,10 +9,10 @@ export type { OpenAPIObject };
 type Json = Record<string, unknown>;
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Bad request (BAD_REQUEST)',
+  400: 'Bad request (BAD_REQUEST), or an expired emailed link (LINK_EXPIRED)',
   401: 'No credential, or an invalid, revoked or expired one (UNAUTHORIZED)',
   402: 'Payment required',
-  403: 'Not a member of the project, role too low, or the API key lacks a scope (FORBIDDEN)',
+  403: 'Not a member of the project, role too low, or the API key lacks a scope (FORBIDDEN); the email address must be verified first (EMAIL_NOT_VERIFIED)',
   404: 'Not found (NOT_FOUND)',
   409: 'Conflict with the current state (CONFLICT)',
   415: 'The body is not JSON (UNSUPPORTED_MEDIA_TYPE)',
@@ -132,7 +132,7 @@ function rewriteOperation(op: Json, route: ProcedureRoute): void {
   if (projectScoped || route.path.includes('{')) errors.add(404);
   if (route.method !== 'GET') errors.add(409);
   if (route.method === 'POST' || route.method === 'PATCH' || route.method === 'PUT') errors.add(415);
-  if (route.procedurePath === 'accounts.restore') errors.add(429);
+  for (const extra of meta.errorStatuses ?? []) errors.add(extra);
   for (const code of [...errors].sort()) next[String(code)] = { $ref: `#/components/responses/Error${code}` };
   op.responses = next;
 
