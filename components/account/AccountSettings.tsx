@@ -82,6 +82,7 @@ function EmailCard({ account }: { account: SignedInAccount }) {
   const verifiedAt = account.emailVerifiedAt;
   return (
     <Card
+      aria-label="Email address"
       title="Email address"
       description="Verifying it proves the address is yours."
       actions={verifiedAt ? <Badge tone="success">Verified</Badge> : <Badge tone="warning">Not verified</Badge>}
