@@ -70,10 +70,6 @@ export async function updateAccountName(userId: string, name: string): Promise<O
   return toOwnAccount(user);
 }
 
-function toOwnAccount(user: { id: string; email: string; name: string; emailVerifiedAt: Date | null }): OwnAccount {
-  return { ...user, emailVerifiedAt: user.emailVerifiedAt?.toISOString() ?? null };
-}
-
 /** Changes the password and ends every other session (their session version no longer matches). */
 export async function changePassword(userId: string, currentPassword: string, newPassword: string): Promise<{ sessionVersion: number }> {
   const db = await getDb();
@@ -168,4 +164,8 @@ export async function endSession(userId: string, sessionVersion: number): Promis
     .update(users)
     .set({ sessionVersion: sql`${users.sessionVersion} + 1`, updatedAt: new Date() })
     .where(and(eq(users.id, userId), eq(users.sessionVersion, sessionVersion)));
+}
+
+function toOwnAccount(user: { id: string; email: string; name: string; emailVerifiedAt: Date | null }): OwnAccount {
+  return { ...user, emailVerifiedAt: user.emailVerifiedAt?.toISOString() ?? null };
 }
