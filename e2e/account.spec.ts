@@ -1,4 +1,4 @@
-import { expect, newestMail, signIn, test } from './fixtures';
+import { createProject, expect, newAccount, newestMail, signIn, test } from './fixtures';
 
 test('reset a forgotten password through the emailed link', async ({ page, browser, account }) => {
   await page.goto('/login');
@@ -67,4 +67,68 @@ test('rename the account, change the password and stay signed in; sign out', asy
 
   await signIn(page, { email: account.email, password: 'a-brand-new-password' });
   await expect(page).toHaveURL(/\/projects$/);
+});
+
+test('sign up, see the address unverified, verify it from the dev mailbox, then accept an invitation', async ({ page, browser, account: owner }) => {
+  const newcomer = newAccount('newcomer', 'Grace Hopper');
+  const ownerContext = await browser.newContext();
+  const ownerPage = await ownerContext.newPage();
+  await signIn(ownerPage, owner);
+  const projectName = `Verified ${Date.now().toString(36)}`;
+  const projectId = await createProject(ownerPage, projectName);
+  await ownerPage.goto(`/projects/${projectId}/members`);
+  await ownerPage.getByLabel('Email').fill(newcomer.email);
+  await ownerPage.getByRole('button', { name: 'Send invitation' }).click();
+  await expect(ownerPage.getByRole('table', { name: 'Pending invitations' }).getByText(newcomer.email)).toBeVisible();
+  const invitationPath = new URL((await newestMail(browser, newcomer.email)).links.find((link) => link.includes('/invitations/'))!).pathname;
+  await ownerContext.close();
+
+  await page.goto('/signup');
+  await page.getByLabel('Full name').fill(newcomer.name);
+  await page.getByLabel('Work email').fill(newcomer.email);
+  await page.getByLabel('Password').fill(newcomer.password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page).toHaveURL(/\/projects$/);
+  const banner = page.getByRole('status', { name: 'Email address not verified' });
+  await expect(banner).toContainText(`Open the link we sent to ${newcomer.email}`);
+
+  // Without the link's secret, an address nobody has verified cannot take the invitation.
+  await page.goto(invitationPath);
+  await page.getByRole('button', { name: 'Accept invitation' }).click();
+  await expect(page.getByText('Verify your email address first')).toBeVisible();
+  await page.goto('/invitations');
+  await expect(page.getByText('Verify your email address to see your invitations')).toBeVisible();
+  await page.goto('/account');
+  await expect(page.getByRole('region', { name: 'Email address' }).getByText('Not verified')).toBeVisible();
+  await banner.getByRole('button', { name: 'Resend verification email' }).click();
+  await expect(page.getByText(`We sent a new verification link to ${newcomer.email}`)).toBeVisible();
+
+  const mail = await newestMail(browser, newcomer.email);
+  expect(mail.subject).toBe('Confirm your email address');
+  const verifyLink = mail.links.find((link) => link.includes('/verify-email/'));
+  expect(verifyLink, mail.text).toBeTruthy();
+  await page.goto(verifyLink!);
+  await expect(page.getByText('Your email address is verified')).toBeVisible();
+  await page.getByRole('link', { name: 'Continue to the panel' }).click();
+  await expect(page).toHaveURL(/\/projects$/);
+  await expect(page.getByRole('status', { name: 'Email address not verified' })).toHaveCount(0);
+  await page.goto('/account');
+  await expect(page.getByRole('region', { name: 'Email address' }).getByText('Verified', { exact: true })).toBeVisible();
+
+  await page.getByRole('link', { name: '1 pending invitation' }).click();
+  await page
+    .getByRole('article', { name: `Invitation to ${projectName}` })
+    .getByRole('button', { name: 'Accept' })
+    .click();
+  await expect(page.getByRole('heading', { level: 1, name: projectName })).toBeVisible();
+
+  // The link has done its work: opened again it says so, and to someone signed out it is not valid.
+  await page.goto(verifyLink!);
+  await expect(page.getByText('Your email address is already verified')).toBeVisible();
+  const anonymous = await browser.newContext();
+  const anonymousPage = await anonymous.newPage();
+  await anonymousPage.goto(verifyLink!);
+  await expect(anonymousPage.getByText('This link is not valid')).toBeVisible();
+  await expect(anonymousPage.getByRole('link', { name: 'Sign in to send a new link' })).toBeVisible();
+  await anonymous.close();
 });

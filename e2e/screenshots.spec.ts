@@ -160,3 +160,38 @@ test('screenshots of the main pages at desktop and phone width', async ({ page, 
   await capture(teammatePage, 'invitation-signed-in', teammatePage.getByRole('button', { name: 'Accept invitation' }));
   await teammateContext.close();
 });
+
+test('screenshots of an unverified address and its verification', async ({ page, browser, request, account: owner }) => {
+  test.setTimeout(180_000);
+  const newcomer = newAccount('unverified', 'Grace Hopper');
+  const ownerContext = await browser.newContext();
+  const ownerPage = await ownerContext.newPage();
+  await signIn(ownerPage, owner);
+  const projectId = await createProject(ownerPage, 'Analytical Engine');
+  await ownerPage.goto(`/projects/${projectId}/members`);
+  await ownerPage.getByLabel('Email').fill(newcomer.email);
+  await ownerPage.getByRole('button', { name: 'Send invitation' }).click();
+  await expect(ownerPage.getByRole('table', { name: 'Pending invitations' }).getByText(newcomer.email)).toBeVisible();
+  await ownerContext.close();
+  const invitationPath = new URL((await newestMail(browser, newcomer.email)).links.find((l) => l.includes('/invitations/'))!).pathname;
+  await createAccountViaApi(request, newcomer, { verified: false });
+  const verifyLink = (await newestMail(browser, newcomer.email)).links.find((l) => l.includes('/verify-email/'))!;
+
+  await signIn(page, newcomer);
+  await capture(page, 'email-unverified-banner', page.getByRole('status', { name: 'Email address not verified' }));
+  await page.goto('/account');
+  await capture(page, 'account-unverified', page.getByRole('region', { name: 'Email address' }).getByText('Not verified'));
+  await page.goto('/invitations');
+  await capture(page, 'invitations-unverified', page.getByText('Verify your email address to see your invitations'));
+  await page.goto(invitationPath);
+  await page.getByRole('button', { name: 'Accept invitation' }).click();
+  await capture(page, 'invitation-unverified', page.getByText('Verify your email address first'));
+
+  const anonymous = await browser.newContext();
+  const anonymousPage = await anonymous.newPage();
+  await anonymousPage.goto(verifyLink.replace(/[^/]+$/, 'a-link-that-was-never-sent-0123456789abcdef'));
+  await capture(anonymousPage, 'verify-email-invalid', anonymousPage.getByRole('link', { name: 'Sign in to send a new link' }));
+  await anonymous.close();
+  await page.goto(verifyLink);
+  await capture(page, 'verify-email', page.getByText('Your email address is verified'));
+});

@@ -6,6 +6,7 @@ import { restApi } from '../server/app';
 import type { Scope } from '../server/platform/auth/scopes';
 import type { Account } from '../server/domains/accounts/schema';
 import type { CreatedApiKey } from '../server/domains/apiKeys/schema';
+import { verificationToken } from './mailbox';
 
 export const ORIGIN = 'http://localhost:3000';
 
@@ -76,8 +77,12 @@ export interface TestUser {
 
 let counter = 0;
 
-/** Signs up through the API and returns a session cookie like the panel's sign-in would set. */
-export async function createUser(name = 'Test User'): Promise<TestUser> {
+/**
+ * Signs up through the API and returns a session cookie like the panel's sign-in would set. The
+ * address is verified the way its owner would, with the link from the dev mailbox, unless
+ * `verified: false` asks for an account that has not done so yet.
+ */
+export async function createUser(name = 'Test User', options: { verified?: boolean } = {}): Promise<TestUser> {
   counter += 1;
   const email = `user${counter}-${randomBytes(3).toString('hex')}@example.com`;
   const password = 'correct horse battery staple';
@@ -85,7 +90,13 @@ export async function createUser(name = 'Test User'): Promise<TestUser> {
     body: { name, email, password },
   });
   const user = res.data.user;
+  if (options.verified !== false) await verifyEmailFromMailbox(user.email);
   return { ...user, password, cookie: await sessionCookie(user.id) };
+}
+
+/** Opens the newest verification link mailed to the address, as its owner would. */
+export async function verifyEmailFromMailbox(email: string): Promise<void> {
+  await api('POST', '/v1/accounts/verify-email', { body: { token: await verificationToken(email) } }).then((r) => r.data);
 }
 
 export async function sessionCookie(userId: string, version = 1): Promise<string> {

@@ -1,6 +1,7 @@
 import { getServerSession } from 'next-auth';
 import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
+import { EmailVerificationBanner } from '@/components/account/EmailVerificationBanner';
 import { SignedInAccountProvider } from '@/components/shell/SignedInAccount';
 import { TopBar } from '@/components/shell/TopBar';
 import { getAuthOptions } from '@/server/domains/accounts/nextAuth';
@@ -16,6 +17,7 @@ export default async function PanelLayout({ children }: { children: ReactNode })
   return (
     <SignedInAccountProvider account={account}>
       <TopBar account={account} />
+      <EmailVerificationBanner account={account} />
       {children}
     </SignedInAccountProvider>
   );

@@ -4,16 +4,19 @@ import { useMutation } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import type { FormEvent } from 'react';
 import { accountNameForm, changePasswordForm } from '../auth/schemas';
+import { formatDate } from '../format';
 import { signInWithPassword } from '../auth/signInWithPassword';
 import { useZodForm } from '../forms/useZodForm';
 import { useSignedInAccount, type SignedInAccount } from '../shell/SignedInAccount';
 import { useTRPC } from '../trpc/TrpcProvider';
 import { Alert } from '../ui/Alert';
+import { Badge } from '../ui/Badge';
 import { Card } from '../ui/Card';
 import { Input } from '../ui/Input';
 import { SubmitButton } from '../ui/SubmitButton';
 import { PageHeader } from '../ui/PageHeader';
 import { useToast } from '../ui/Toast';
+import { ResendVerificationButton } from './ResendVerificationButton';
 
 export function AccountSettings() {
   const account = useSignedInAccount();
@@ -22,6 +25,7 @@ export function AccountSettings() {
       <PageHeader title="Account" description="Your profile and sign-in details. They apply to every project you belong to." />
       <div className="stack-lg">
         <ProfileCard account={account} />
+        <EmailCard account={account} />
         <PasswordCard account={account} />
       </div>
     </main>
@@ -71,6 +75,34 @@ function ProfileCard({ account }: { account: SignedInAccount }) {
         </div>
       </Card>
     </form>
+  );
+}
+
+function EmailCard({ account }: { account: SignedInAccount }) {
+  const verifiedAt = account.emailVerifiedAt;
+  return (
+    <Card
+      aria-label="Email address"
+      title="Email address"
+      description="Verifying it proves the address is yours."
+      actions={verifiedAt ? <Badge tone="success">Verified</Badge> : <Badge tone="warning">Not verified</Badge>}
+    >
+      {verifiedAt ? (
+        <p className="secondary">
+          <strong>{account.email}</strong> was verified on {formatDate(verifiedAt)}.
+        </p>
+      ) : (
+        <div className="stack">
+          <p className="secondary">
+            We sent a link to <strong>{account.email}</strong>. Open it to verify the address: until then, invitations sent to it cannot be accepted. Each link
+            works once and expires after 24 hours.
+          </p>
+          <div>
+            <ResendVerificationButton email={account.email} />
+          </div>
+        </div>
+      )}
+    </Card>
   );
 }
 

@@ -3,6 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
+import { ResendVerificationButton } from '../account/ResendVerificationButton';
 import { withCallback } from '../auth/callbackUrl';
 import { formatDateTime, ROLE_LABELS } from '../format';
 import { appErrorOf, errorMessage } from '../trpc/errors';
@@ -19,14 +20,18 @@ const CLOSED_STATUS_TEXT = {
   EXPIRED: 'This invitation has expired. Ask the person who invited you to send a new one.',
 } as const;
 
-/** The page an invitation email links to: anyone with the link sees what it is; only a signed-in user can answer. */
-export function InvitationResponse({ invitationId, signedInAs }: { invitationId: string; signedInAs: string | null }) {
+/**
+ * The page an invitation email links to: anyone with the link sees what it is; only a signed-in
+ * user can answer. The link's secret is sent with the answer (and kept through sign-in and
+ * sign-up), which lets the holder answer whatever their account's address.
+ */
+export function InvitationResponse({ invitationId, secret, signedInAs }: { invitationId: string; secret?: string; signedInAs: string | null }) {
   const trpc = useTRPC();
   const router = useRouter();
   const invitation = useQuery(trpc.invitations.getPublic.queryOptions({ invitationId }));
   const { accept, reject } = useInvitationResponse();
   const [declined, setDeclined] = useState(false);
-  const here = `/invitations/${invitationId}`;
+  const here = secret ? `/invitations/${invitationId}?secret=${encodeURIComponent(secret)}` : `/invitations/${invitationId}`;
 
   if (invitation.isPending) {
     return (
@@ -54,7 +59,7 @@ export function InvitationResponse({ invitationId, signedInAs }: { invitationId:
 
   async function onAccept() {
     try {
-      const joined = await accept.mutateAsync({ invitationId });
+      const joined = await accept.mutateAsync({ invitationId, secret });
       router.push(`/projects/${joined.projectId}`);
     } catch {
       return;
@@ -63,7 +68,7 @@ export function InvitationResponse({ invitationId, signedInAs }: { invitationId:
 
   async function onReject() {
     try {
-      await reject.mutateAsync({ invitationId });
+      await reject.mutateAsync({ invitationId, secret });
       setDeclined(true);
     } catch {
       return;
@@ -103,7 +108,7 @@ export function InvitationResponse({ invitationId, signedInAs }: { invitationId:
         </>
       ) : signedInAs ? (
         <>
-          {refusal ? <Alert tone="danger">{errorMessage(refusal)}</Alert> : null}
+          {refusal ? <Refusal error={refusal} signedInAs={signedInAs} /> : null}
           <div className="row" style={{ justifyContent: 'flex-end' }}>
             <Button variant="ghost" onClick={onReject} loading={reject.isPending} disabled={accept.isPending}>
               Decline
@@ -113,12 +118,15 @@ export function InvitationResponse({ invitationId, signedInAs }: { invitationId:
             </Button>
           </div>
           <p className="muted" style={{ fontSize: 13 }}>
-            Signed in as {signedInAs}. The invitation must have been sent to this address.
+            Signed in as {signedInAs}.{' '}
+            {secret ? 'This link lets you join with this account.' : 'The invitation must have been sent to this address, and the address verified.'}
           </p>
         </>
       ) : (
         <>
-          <p className="secondary">Sign in or create an account with the invited email address to accept.</p>
+          <p className="secondary">
+            {secret ? 'Sign in or create an account to accept.' : 'Sign in or create an account with the invited email address to accept.'}
+          </p>
           <div className="stack" style={{ gap: 8 }}>
             <ButtonLink href={withCallback('/login', here)} variant="primary" block>
               Sign in to accept
@@ -133,5 +141,21 @@ export function InvitationResponse({ invitationId, signedInAs }: { invitationId:
         </>
       )}
     </div>
+  );
+}
+
+/** Why the answer was refused; an unverified address is something the invitee can fix from here. */
+function Refusal({ error, signedInAs }: { error: unknown; signedInAs: string }) {
+  if (appErrorOf(error).code !== 'EMAIL_NOT_VERIFIED') return <Alert tone="danger">{errorMessage(error)}</Alert>;
+  return (
+    <Alert tone="warning" title="Verify your email address first">
+      <p>
+        This invitation was sent to {signedInAs}, but the address is not verified yet, so anyone could have created an account with it. Open the verification
+        link we emailed you, or open this invitation from the link in its own email.
+      </p>
+      <div style={{ marginTop: 8 }}>
+        <ResendVerificationButton email={signedInAs} size="sm" />
+      </div>
+    </Alert>
   );
 }

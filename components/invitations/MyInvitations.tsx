@@ -4,6 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import type { inferRouterOutputs } from '@trpc/server';
 import { useRouter } from 'next/navigation';
 import type { AppRouter } from '@/server/app';
+import { ResendVerificationButton } from '../account/ResendVerificationButton';
+import { useSignedInAccount } from '../shell/SignedInAccount';
 import { formatDate, formatRelative, initials, ROLE_LABELS } from '../format';
 import { errorMessage } from '../trpc/errors';
 import { useTRPC } from '../trpc/TrpcProvider';
@@ -20,32 +22,43 @@ type ReceivedInvitation = inferRouterOutputs<AppRouter>['invitations']['listMine
 
 export function MyInvitations() {
   const trpc = useTRPC();
-  const invitations = useQuery(trpc.invitations.listMine.queryOptions({}));
+  const account = useSignedInAccount();
+  const verified = account.emailVerifiedAt !== null;
+  const invitations = useQuery({ ...trpc.invitations.listMine.queryOptions({}), enabled: verified });
 
   return (
     <main className="page page-narrow" style={{ maxWidth: 820 }}>
       <PageHeader title="Invitations" description="Projects you have been invited to. Accepting adds the project to your list with the role shown." />
       <section className="card card-flush" aria-label="Pending invitations">
-        <DataList
-          label="Invitations"
-          query={invitations}
-          loading={[0, 1].map((i) => (
-            <div key={i} className="invitation-item">
-              <Skeleton width="50%" height={18} />
-              <Skeleton width={160} height={30} />
-            </div>
-          ))}
-          empty={
-            <EmptyState
-              icon="mail"
-              title="No pending invitations"
-              description="When someone invites your email address to a project, it shows up here."
-              action={<ButtonLink href="/projects">Go to your projects</ButtonLink>}
-            />
-          }
-        >
-          {(items) => items.map((invitation) => <InvitationItem key={invitation.id} invitation={invitation} />)}
-        </DataList>
+        {verified ? (
+          <DataList
+            label="Invitations"
+            query={invitations}
+            loading={[0, 1].map((i) => (
+              <div key={i} className="invitation-item">
+                <Skeleton width="50%" height={18} />
+                <Skeleton width={160} height={30} />
+              </div>
+            ))}
+            empty={
+              <EmptyState
+                icon="mail"
+                title="No pending invitations"
+                description="When someone invites your email address to a project, it shows up here."
+                action={<ButtonLink href="/projects">Go to your projects</ButtonLink>}
+              />
+            }
+          >
+            {(items) => items.map((invitation) => <InvitationItem key={invitation.id} invitation={invitation} />)}
+          </DataList>
+        ) : (
+          <EmptyState
+            icon="mail"
+            title="Verify your email address to see your invitations"
+            description={`Invitations are matched to ${account.email} once you have opened the verification link we sent there. A link in an invitation email works without it.`}
+            action={<ResendVerificationButton email={account.email} variant="primary" />}
+          />
+        )}
       </section>
     </main>
   );

@@ -16,16 +16,19 @@ export function TopBar({ account }: { account: SignedInAccount }) {
       <span className="topbar-divider" aria-hidden />
       <ProjectSwitcher />
       <span className="topbar-spacer" />
-      <PendingInvitationsLink />
+      <PendingInvitationsLink enabled={account.emailVerifiedAt !== null} />
       <AccountMenu account={account} />
     </header>
   );
 }
 
-/** Appears only while invitations wait for an answer, so the bar stays quiet otherwise. */
-function PendingInvitationsLink() {
+/**
+ * Appears only while invitations wait for an answer, so the bar stays quiet otherwise. Invitations
+ * are listed by address once the address is verified, so there is nothing to ask before that.
+ */
+function PendingInvitationsLink({ enabled }: { enabled: boolean }) {
   const trpc = useTRPC();
-  const invitations = useQuery(trpc.invitations.listMine.queryOptions({}));
+  const invitations = useQuery({ ...trpc.invitations.listMine.queryOptions({}), enabled });
   const count = invitations.data?.length ?? 0;
   if (count === 0) return null;
   return (

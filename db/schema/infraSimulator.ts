@@ -1,4 +1,4 @@
-import { jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /**
  * The infrastructure simulator's own machines: what the upstream provider would hold. Status is
@@ -11,6 +11,8 @@ export const infraSimMachines = pgTable(
     id: text('id').primaryKey(),
     /** The caller's reference (a provider tag), unique so a retried creation finds its machine. */
     reference: text('reference').notNull(),
+    /** The caller's project (a provider tag): a project's machines are read without the others. Null on machines made before it was recorded. */
+    project: text('project'),
     name: text('name').notNull(),
     region: text('region').notNull(),
     size: text('size').notNull(),
@@ -27,5 +29,5 @@ export const infraSimMachines = pgTable(
     actionCompletesAt: timestamp('action_completes_at', { withTimezone: true, mode: 'date' }),
     deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
   },
-  (t) => [uniqueIndex('infra_sim_machines_reference_key').on(t.reference)],
+  (t) => [uniqueIndex('infra_sim_machines_reference_key').on(t.reference), index('infra_sim_machines_project_idx').on(t.project)],
 );

@@ -22,6 +22,8 @@ export const invitations = pgTable(
     invitedByUserId: text('invited_by_user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    /** SHA-256 of the secret in the emailed link; null for invitations sent before links carried one. */
+    secretHash: text('secret_hash'),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     respondedAt: timestamp('responded_at', { withTimezone: true, mode: 'date' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),

@@ -1,12 +1,14 @@
 /** Every stable error code of the API and the HTTP status it is sent with. Clients branch on the code. */
 export const ERROR_STATUS = {
   BAD_REQUEST: 400,
+  LINK_EXPIRED: 400,
   UNAUTHORIZED: 401,
   ORG_PAYMENT_METHOD_REQUIRED: 402,
   BILLER_PAYMENT_METHOD_REQUIRED: 402,
   CARD_DECLINED: 402,
   PROJECT_BLOCKED: 402,
   FORBIDDEN: 403,
+  EMAIL_NOT_VERIFIED: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,

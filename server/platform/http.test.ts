@@ -32,8 +32,11 @@ describe('securityHeaders', () => {
 });
 
 describe('loggablePath', () => {
-  it('drops the query and redacts reset tokens, leaving other paths as they are', () => {
+  it('drops the query and redacts reset and verification tokens, leaving other paths as they are', () => {
     expect(loggablePath('/reset-password/abcDEF123_-xyz')).toBe('/reset-password/[redacted]');
+    expect(loggablePath('/verify-email/abcDEF123_-xyz')).toBe('/verify-email/[redacted]');
+    expect(loggablePath('/invitations/inv_1?secret=abc')).toBe('/invitations/inv_1');
+    expect(loggablePath('/v1/accounts/verify-email')).toBe('/v1/accounts/verify-email');
     expect(loggablePath('/reset-password/abc?x=1')).toBe('/reset-password/[redacted]');
     expect(loggablePath('/v1/projects/prj_1?token=secret')).toBe('/v1/projects/prj_1');
     expect(loggablePath('/reset-password')).toBe('/reset-password');

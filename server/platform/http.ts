@@ -26,8 +26,8 @@ export function securityHeaders(appUrl: string): Record<string, string> {
   return headers;
 }
 
-/** Paths whose next segment is a secret (a reset token): logged as `[redacted]`. */
-const SECRET_AFTER = new Set(['reset-password']);
+/** Paths whose next segment is a secret (a reset or email verification token): logged as `[redacted]`. */
+const SECRET_AFTER = new Set(['reset-password', 'verify-email']);
 
 /** The path as the access log may show it: no query (it may carry tokens), no secret segments. */
 export function loggablePath(url: string): string {

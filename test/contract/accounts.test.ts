@@ -131,7 +131,12 @@ describe('password reset', () => {
 describe('the signed-in account', () => {
   it('reads and renames the account, and a password change ends older sessions', async () => {
     const user = await createUser('Old Name');
-    expect((await api('GET', '/v1/account', { cookie: user.cookie })).data).toEqual({ id: user.id, email: user.email, name: 'Old Name' });
+    expect((await api('GET', '/v1/account', { cookie: user.cookie })).data).toEqual({
+      id: user.id,
+      email: user.email,
+      name: 'Old Name',
+      emailVerifiedAt: expect.any(String),
+    });
     expect((await api('PATCH', '/v1/account', { cookie: user.cookie, body: { name: 'New Name' } })).data).toMatchObject({ name: 'New Name' });
     expectError(
       await api('POST', '/v1/account/password', { cookie: user.cookie, body: { currentPassword: 'wrong password', newPassword: 'another good password' } }),

@@ -11,7 +11,7 @@ import type { DeletedSshKey } from '../../server/domains/sshKeys/schema';
 import { reconcileAbandonedPurchases } from '../../server/billing/purchases';
 import { CARDS, ledgerIntents } from '../billingHelpers';
 import { queryRows } from '../db';
-import { startFakeDroplets } from '../fakes/dropletsServer';
+import { startFakeDroplets, type FakeDroplets } from '../fakes/dropletsServer';
 import { api, createApiKey, createProject, createUser, expectError } from '../helpers';
 import {
   configureInfra,
@@ -364,7 +364,7 @@ describe('power actions', () => {
     const { id } = await createServer(owner, projectId);
     await action(owner, projectId, id, 'power_off');
     const provider = getInfraProvider();
-    const [machine] = await provider.getMachines([(await simulatedMachines()).find((m) => m.reference === id)!.id]);
+    const [machine] = await provider.getMachines(projectId, [(await simulatedMachines()).find((m) => m.reference === id)!.id]);
     vi.spyOn(provider, 'getMachines').mockResolvedValueOnce([{ ...machine!, status: 'active', locked: false }]);
     expect((await listServers(owner, projectId))[0]!.status).toBe('PROVISIONING');
     expect((await listServers(owner, projectId))[0]!.status).toBe('OFF');
@@ -494,6 +494,65 @@ describe('reading servers', () => {
   });
 });
 
+describe('reading servers at a droplet provider', () => {
+  let fake: FakeDroplets;
+
+  beforeEach(async () => {
+    fake = await startFakeDroplets({ settings: { activeAfterReads: 2 }, catalogue: { images: [LAMP_DROPLET_IMAGE] } });
+    configureInfra({ INFRA_PROVIDER: 'droplets', INFRA_API_URL: fake.url, INFRA_API_TOKEN: fake.token });
+    return async () => {
+      configureInfra({ INFRA_PROVIDER: 'simulator' });
+      await fake.close();
+    };
+  });
+
+  const dropletsOf = (projectId: string) => fake.droplets().filter((d) => d.tags.includes(`project:${projectId}`));
+  const listingsSince = (start: number) => fake.requests.slice(start).filter((r) => r.method === 'GET' && r.path.startsWith('/v2/droplets'));
+
+  it("asks the provider for the project's own machines only, by its tag, never for the whole account", async () => {
+    const a = await paidProject();
+    const b = await paidProject();
+    await createServerCall(a.owner, a.projectId, { name: 'a-one' });
+    await createServerCall(a.owner, a.projectId, { name: 'a-two' });
+    await createServerCall(b.owner, b.projectId, { name: 'b-one' });
+    expect(dropletsOf(a.projectId)).toHaveLength(2);
+    expect(dropletsOf(b.projectId)).toHaveLength(1);
+
+    const start = fake.requests.length;
+    expect((await listServers(a.owner, a.projectId)).map((s) => [s.name, s.status])).toEqual([
+      ['a-two', 'PROVISIONING'],
+      ['a-one', 'PROVISIONING'],
+    ]);
+    expect((await listServers(a.owner, a.projectId)).map((s) => s.status)).toEqual(['RUNNING', 'RUNNING']);
+    expect(listingsSince(start).map((r) => [r.path, r.query.tag_name])).toEqual([
+      ['/v2/droplets', `project:${a.projectId}`],
+      ['/v2/droplets', `project:${a.projectId}`],
+    ]);
+    // Project A's reads never touched B's machine: it is still as B left it.
+    expect(dropletsOf(b.projectId).map((d) => [d.status, d.reads])).toEqual([['new', 0]]);
+
+    const fromB = fake.requests.length;
+    expect((await listServers(b.owner, b.projectId)).map((s) => s.name)).toEqual(['b-one']);
+    expect(listingsSince(fromB).map((r) => r.query.tag_name)).toEqual([`project:${b.projectId}`]);
+  });
+
+  it('settles servers nobody reads with one tagged listing per project', async () => {
+    const a = await paidProject();
+    const b = await paidProject();
+    await createServerCall(a.owner, a.projectId, { name: 'a-one' });
+    await createServerCall(b.owner, b.projectId, { name: 'b-one' });
+    const start = fake.requests.length;
+    await reconcileProvisioningServers();
+    expect(await reconcileProvisioningServers()).toBeGreaterThanOrEqual(2);
+    expect((await listServers(a.owner, a.projectId)).map((s) => s.status)).toEqual(['RUNNING']);
+    expect((await listServers(b.owner, b.projectId)).map((s) => s.status)).toEqual(['RUNNING']);
+    const listings = listingsSince(start).filter((r) => r.path === '/v2/droplets');
+    expect(listings.filter((r) => r.query.tag_name === undefined)).toEqual([]);
+    expect(listings.map((r) => r.query.tag_name)).toEqual(expect.arrayContaining([`project:${a.projectId}`, `project:${b.projectId}`]));
+    expect(new Set(listings.map((r) => r.query.tag_name)).size).toBe(listings.length / 2);
+  });
+});
+
 describe.each(['simulator', 'droplets'] as const)('orphaned machines, with the %s provider', (kind) => {
   /** The live machine made for a reference (a server's id), as the provider itself holds it. */
   let liveMachine: (reference: string) => Promise<string | undefined>;
@@ -539,7 +598,15 @@ describe.each(['simulator', 'droplets'] as const)('orphaned machines, with the %
     // The provider's timestamps may be whole seconds: the creation in flight starts a second later.
     await sleep(1100);
     const inFlightReference = newId('srv');
-    const inFlight = await create({ name: 'in-flight', region: 'fra1', size: 's-1vcpu-1gb', image: 'lamp', sshPublicKeys: [], reference: inFlightReference });
+    const inFlight = await create({
+      name: 'in-flight',
+      region: 'fra1',
+      size: 's-1vcpu-1gb',
+      image: 'lamp',
+      sshPublicKeys: [],
+      reference: inFlightReference,
+      project: projectId,
+    });
     const justInsideGrace = new Date(Date.parse(inFlight.createdAt) + ORPHANED_AFTER_MS);
 
     for (const reference of [recorded.id, crashedReference, inFlightReference]) expect(await liveMachine(reference)).toBeDefined();

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomInt, randomUUID } from 'node:crypto';
 import { createHttpFake, FakeHttpError, type Fault, type FakeResponse, type RecordedRequest } from './httpFake';
 
 /**
@@ -136,7 +136,9 @@ export async function startFakeDroplets(options: FakeDropletsOptions = {}): Prom
   const catalogue: FakeCatalogue = { ...defaultCatalogue(), ...options.catalogue };
   const droplets = new Map<number, FakeDroplet>();
   const keys = new Map<string, FakeAccountKey>();
-  let nextDropletId = 3_164_444;
+  // Each fake is an account of its own: ids differ between fakes, so machines recorded against an
+  // earlier fake in the same database are never mistaken for this one's.
+  let nextDropletId = 3_000_000 + randomInt(100_000) * 10_000;
   let nextKeyId = 512_189;
   let nextActionId = 36_804_636;
   let addressesGiven = 0;

@@ -35,7 +35,8 @@ export default async function DevMailboxPage({ searchParams }: { searchParams: P
         />
         <div className="stack-lg">
           <Alert tone="warning" title="For local use only">
-            Anyone who can open this page can read these messages, password reset links included. Set SMTP_URL to deliver real email.
+            Anyone who can open this page can read these messages, password reset, verification and invitation links included. Set SMTP_URL to deliver real
+            email.
           </Alert>
           <form className="card" method="get" action="/dev/mailbox" role="search">
             <div className="card-body row" style={{ alignItems: 'flex-end' }}>
@@ -58,7 +59,7 @@ export default async function DevMailboxPage({ searchParams }: { searchParams: P
               <EmptyState
                 icon="inbox"
                 title={to ? `No messages to ${to}` : 'The mailbox is empty'}
-                description="Password resets and project invitations appear here as soon as they are sent."
+                description="Address verifications, password resets and project invitations appear here as soon as they are sent."
               />
             </div>
           ) : (

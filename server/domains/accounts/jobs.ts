@@ -1,6 +1,6 @@
 import { isNotNull, lt, or } from 'drizzle-orm';
 import { getDb } from '../../../db';
-import { passwordResetTokens } from '../../../db/schema';
+import { emailVerificationTokens, passwordResetTokens } from '../../../db/schema';
 import type { JobDefinition } from '../../platform/jobs';
 import { getLogger } from '../../platform/logger';
 
@@ -16,10 +16,21 @@ export async function purgeSpentResetTokens(now = new Date()): Promise<number> {
   return deleted.length;
 }
 
+/** Deletes verification links that were used or have expired. */
+export async function purgeSpentVerificationTokens(now = new Date()): Promise<number> {
+  const db = await getDb();
+  const deleted = await db
+    .delete(emailVerificationTokens)
+    .where(or(lt(emailVerificationTokens.expiresAt, now), isNotNull(emailVerificationTokens.usedAt)))
+    .returning({ id: emailVerificationTokens.id });
+  return deleted.length;
+}
+
 export const accountJobs: JobDefinition[] = [
   {
     name: PURGE_RESET_TOKENS,
     cron: '*/10 * * * *',
-    handler: async () => getLogger().info({ resetTokens: await purgeSpentResetTokens() }, 'spent reset tokens purged'),
+    handler: async () =>
+      getLogger().info({ resetTokens: await purgeSpentResetTokens(), verificationTokens: await purgeSpentVerificationTokens() }, 'spent account tokens purged'),
   },
 ];

@@ -1,6 +1,17 @@
 import { z } from 'zod';
-import { COMPLETE_RESTORE, CREATE_ACCOUNT, RESTORE_ACCOUNT } from './docs';
-import { accountNameInput, accountSchema, changePasswordInput, completeResetInput, restoreInput, signUpInput } from './schema';
+import { COMPLETE_RESTORE, CREATE_ACCOUNT, RESEND_VERIFICATION, RESTORE_ACCOUNT, VERIFY_EMAIL } from './docs';
+import { resendVerificationEmail, verifyEmail } from './emailVerification';
+import {
+  accountNameInput,
+  accountSchema,
+  changePasswordInput,
+  completeResetInput,
+  ownAccountSchema,
+  restoreInput,
+  signUpInput,
+  verifiedEmailSchema,
+  verifyEmailInput,
+} from './schema';
 import * as accounts from './service';
 import { authedProcedure, publicProcedure, router } from '../../platform/trpc';
 
@@ -47,13 +58,42 @@ export const accountsRouter = router({
       return null;
     }),
 
+  verifyEmail: publicProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/accounts/verify-email',
+        tags: TAGS,
+        summary: 'Verify an email address with the emailed token',
+        description: VERIFY_EMAIL,
+        protect: false,
+      },
+      errors: ['BAD_REQUEST', 'LINK_EXPIRED'],
+    })
+    .input(verifyEmailInput)
+    .output(verifiedEmailSchema)
+    .mutation(({ input }) => verifyEmail(input.token)),
+
+  resendVerification: authedProcedure
+    .meta({
+      openapi: { method: 'POST', path: '/account/verification-email', tags: TAGS, summary: 'Send a new verification email', description: RESEND_VERIFICATION },
+      sessionOnly: true,
+      errors: ['CONFLICT'],
+    })
+    .input(z.object({}))
+    .output(z.null())
+    .mutation(async ({ ctx }) => {
+      await resendVerificationEmail(ctx.actor.userId);
+      return null;
+    }),
+
   me: authedProcedure
     .meta({
       openapi: { method: 'GET', path: '/account', tags: TAGS, summary: 'The signed-in account' },
       sessionOnly: true,
     })
     .input(z.object({}))
-    .output(accountSchema)
+    .output(ownAccountSchema)
     .query(({ ctx }) => accounts.getAccount(ctx.actor.userId)),
 
   updateName: authedProcedure
@@ -62,7 +102,7 @@ export const accountsRouter = router({
       sessionOnly: true,
     })
     .input(accountNameInput)
-    .output(accountSchema)
+    .output(ownAccountSchema)
     .mutation(({ ctx, input }) => accounts.updateAccountName(ctx.actor.userId, input.name)),
 
   changePassword: authedProcedure

@@ -11,15 +11,20 @@ import { getLogger } from '../../platform/logger';
 import { getMailer, type MailMessage } from '../../providers/mailer';
 import { getPaymentsProvider } from '../../providers/payments';
 import { consumeRateLimit } from '../../platform/rateLimit';
-import type { Account } from './schema';
+import { sendVerificationEmail } from './emailVerification';
+import type { Account, OwnAccount } from './schema';
 
-/** Creates the user and their payment-processor customer in one transaction. */
+/**
+ * Creates the user and their payment-processor customer in one transaction, then mails the link
+ * that verifies the address.
+ */
 export async function createAccount(input: { name: string; email: string; password: string }): Promise<Account> {
   const email = input.email.trim().toLowerCase();
   const passwordHash = await hashPassword(input.password);
   const db = await getDb();
+  let account: Account;
   try {
-    return await db.transaction(async (tx) => {
+    account = await db.transaction(async (tx) => {
       const id = newId('usr');
       await tx.insert(users).values({ id, email, name: input.name, passwordHash });
       const { customerId } = await getPaymentsProvider().createCustomer({ email, name: input.name, idempotencyKey: `customer:${id}` }, tx);
@@ -32,6 +37,8 @@ export async function createAccount(input: { name: string; email: string; passwo
     }
     throw err;
   }
+  await sendVerificationEmail(account);
+  return account;
 }
 
 /** Checks a sign-in; the same work is done for unknown emails so timing does not tell them apart. */
@@ -47,22 +54,20 @@ export async function verifyCredentials(emailInput: string, password: string): P
   return { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion };
 }
 
-export async function getAccount(userId: string): Promise<Account> {
+const ownAccountColumns = { id: users.id, email: users.email, name: users.name, emailVerifiedAt: users.emailVerifiedAt };
+
+export async function getAccount(userId: string): Promise<OwnAccount> {
   const db = await getDb();
-  const [user] = await db.select({ id: users.id, email: users.email, name: users.name }).from(users).where(eq(users.id, userId)).limit(1);
+  const [user] = await db.select(ownAccountColumns).from(users).where(eq(users.id, userId)).limit(1);
   if (!user) throw new AppError('NOT_FOUND', 'Account not found');
-  return user;
+  return toOwnAccount(user);
 }
 
-export async function updateAccountName(userId: string, name: string): Promise<Account> {
+export async function updateAccountName(userId: string, name: string): Promise<OwnAccount> {
   const db = await getDb();
-  const [user] = await db
-    .update(users)
-    .set({ name, updatedAt: new Date() })
-    .where(eq(users.id, userId))
-    .returning({ id: users.id, email: users.email, name: users.name });
+  const [user] = await db.update(users).set({ name, updatedAt: new Date() }).where(eq(users.id, userId)).returning(ownAccountColumns);
   if (!user) throw new AppError('NOT_FOUND', 'Account not found');
-  return user;
+  return toOwnAccount(user);
 }
 
 /** Changes the password and ends every other session (their session version no longer matches). */
@@ -159,4 +164,8 @@ export async function endSession(userId: string, sessionVersion: number): Promis
     .update(users)
     .set({ sessionVersion: sql`${users.sessionVersion} + 1`, updatedAt: new Date() })
     .where(and(eq(users.id, userId), eq(users.sessionVersion, sessionVersion)));
+}
+
+function toOwnAccount(user: { id: string; email: string; name: string; emailVerifiedAt: Date | null }): OwnAccount {
+  return { ...user, emailVerifiedAt: user.emailVerifiedAt?.toISOString() ?? null };
 }

@@ -8,7 +8,14 @@ import {
   REJECT_INVITATION,
   REVOKE_INVITATION,
 } from './docs';
-import { acceptedInvitationSchema, createInvitationInput, invitationSchema, myInvitationSchema, publicInvitationSchema } from './schema';
+import {
+  acceptedInvitationSchema,
+  createInvitationInput,
+  invitationResponseInput,
+  invitationSchema,
+  myInvitationSchema,
+  publicInvitationSchema,
+} from './schema';
 import * as invitations from './service';
 import { authedProcedure, pathParam, projectProcedure, publicProcedure, router } from '../../platform/trpc';
 
@@ -82,6 +89,7 @@ export const invitationsRouter = router({
         description: LIST_MY_INVITATIONS,
       },
       sessionOnly: true,
+      errors: ['EMAIL_NOT_VERIFIED'],
     })
     .input(z.object({}))
     .output(z.array(myInvitationSchema))
@@ -112,11 +120,11 @@ export const invitationsRouter = router({
         description: ACCEPT_INVITATION,
       },
       sessionOnly: true,
-      errors: ['CONFLICT'],
+      errors: ['CONFLICT', 'EMAIL_NOT_VERIFIED'],
     })
-    .input(z.object(invitationRef))
+    .input(z.object({ ...invitationRef, ...invitationResponseInput.shape }))
     .output(acceptedInvitationSchema)
-    .mutation(({ ctx, input }) => invitations.acceptInvitation({ invitationId: input.invitationId, userId: ctx.actor.userId })),
+    .mutation(({ ctx, input }) => invitations.acceptInvitation({ invitationId: input.invitationId, userId: ctx.actor.userId, secret: input.secret })),
 
   reject: authedProcedure
     .meta({
@@ -128,12 +136,12 @@ export const invitationsRouter = router({
         description: REJECT_INVITATION,
       },
       sessionOnly: true,
-      errors: ['CONFLICT'],
+      errors: ['CONFLICT', 'EMAIL_NOT_VERIFIED'],
     })
-    .input(z.object(invitationRef))
+    .input(z.object({ ...invitationRef, ...invitationResponseInput.shape }))
     .output(z.null())
     .mutation(async ({ ctx, input }) => {
-      await invitations.rejectInvitation({ invitationId: input.invitationId, userId: ctx.actor.userId });
+      await invitations.rejectInvitation({ invitationId: input.invitationId, userId: ctx.actor.userId, secret: input.secret });
       return null;
     }),
 });

@@ -7,6 +7,15 @@ export const invitationStatusSchema = z.enum(INVITATION_STATUSES);
 
 export const createInvitationInput = z.object({ email: emailSchema, role: invitableRoleSchema });
 
+export const invitationResponseInput = z.object({
+  secret: z
+    .string()
+    .min(20)
+    .max(200)
+    .optional()
+    .describe('The `secret` query parameter of the emailed invitation link. Without it, the account must have verified the invited address'),
+});
+
 export const invitationSchema = z
   .object({
     id: z.string(),

@@ -1,11 +1,13 @@
-import { count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { getDb } from '../../../db';
 import { events, invitations, mailMessages, memberships } from '../../../db/schema';
+import { sha256Hex } from '../../platform/auth/tokens';
 import { getConfig } from '../../platform/config';
 import { EXPIRE_INVITATION } from './jobs';
 import { databaseFingerprint, queryRows } from '../../../test/db';
-import { api, createApiKey, createProject, createUser, expectError, type TestUser } from '../../../test/helpers';
+import { api, createApiKey, createProject, createUser, expectError, verifyEmailFromMailbox, type TestUser } from '../../../test/helpers';
+import { invitationSecret, linkIn } from '../../../test/mailbox';
 import { addMember, backdateInvitation, invite, storedInvitation, storedRole } from '../../../test/membersHelpers';
 import type { AcceptedInvitation, Invitation, PublicInvitation, ReceivedInvitation } from './schema';
 import { maskEmail } from './service';
@@ -60,10 +62,18 @@ describe('invitations', () => {
       expect(new Date(invitation.expiresAt).getTime()).toBeLessThanOrEqual(Date.now() + ttl);
 
       const db = await getDb();
-      const mails = await db.select().from(mailMessages).where(eq(mailMessages.to, invitee.email));
+      const mails = await db
+        .select()
+        .from(mailMessages)
+        .where(and(eq(mailMessages.to, invitee.email), eq(mailMessages.subject, `Olive Owner invited you to ${projectName}`)));
       expect(mails).toHaveLength(1);
-      expect(mails[0]!.subject).toBe(`Olive Owner invited you to ${projectName}`);
-      expect(mails[0]!.text).toContain(`${getConfig().APP_URL}/invitations/${invitation.id}`);
+      const link = linkIn(mails[0], '/invitations/');
+      expect(link?.origin).toBe(getConfig().APP_URL);
+      expect(link?.pathname).toBe(`/invitations/${invitation.id}`);
+      const secret = link?.searchParams.get('secret');
+      expect(secret).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+      expect((await storedInvitation(invitation.id))?.secretHash).toBe(sha256Hex(secret!));
+      expect(JSON.stringify(res.body)).not.toContain(secret);
 
       const jobs = await queryRows<{ start_after: string | Date }>(
         sql`select start_after from pgboss.job where name = ${EXPIRE_INVITATION} and data->>'invitationId' = ${invitation.id}`,
@@ -238,9 +248,10 @@ describe('invitations', () => {
   });
 
   describe('getPublic', () => {
-    it('shows masked details without authentication', async () => {
+    it('shows masked details without authentication, never the secret of the link', async () => {
       const invitation = (await invite(owner, projectId, 'alice@example.com', 'admin')).data;
       const res = await api<PublicInvitation>('GET', `/v1/invitations/${invitation.id}`);
+      expect(JSON.stringify(res.body)).not.toContain(await invitationSecret('alice@example.com', invitation.id));
       expect(res.status).toBe(200);
       expect(res.data).toEqual({
         id: invitation.id,
@@ -351,6 +362,80 @@ describe('invitations', () => {
       expectError(await api('POST', `/v1/invitations/${invitation.id}/accept`, { key: key.key }), 403, 'FORBIDDEN');
       expectError(await api('POST', `/v1/invitations/${invitation.id}/accept`), 401, 'UNAUTHORIZED');
       expect((await storedInvitation(invitation.id))?.status).toBe('PENDING');
+    });
+  });
+
+  describe('who may answer', () => {
+    const accept = (invitationId: string, cookie: string, secret?: string) =>
+      api<AcceptedInvitation>('POST', `/v1/invitations/${invitationId}/accept`, { cookie, body: secret === undefined ? undefined : { secret } });
+
+    it('refuses an account that only claims the invited address: 403 EMAIL_NOT_VERIFIED, nothing changes', async () => {
+      const squatter = await createUser('Sam Squatter', { verified: false });
+      const invitation = (await invite(owner, projectId, squatter.email, 'admin')).data;
+      const before = await databaseFingerprint();
+      const res = await accept(invitation.id, squatter.cookie);
+      expectError(res, 403, 'EMAIL_NOT_VERIFIED');
+      expect(res.body).toMatchObject({ error: { message: expect.stringContaining('Verify your email address') } });
+      expectError(await api('POST', `/v1/invitations/${invitation.id}/reject`, { cookie: squatter.cookie }), 403, 'EMAIL_NOT_VERIFIED');
+      expectError(await api('GET', '/v1/invitations', { cookie: squatter.cookie }), 403, 'EMAIL_NOT_VERIFIED');
+      expect(await databaseFingerprint()).toEqual(before);
+      expect(await storedRole(projectId, squatter.id)).toBeNull();
+    });
+
+    it('lets the same account accept once it has verified the address through the emailed link', async () => {
+      const newcomer = await createUser('Nina Newcomer', { verified: false });
+      const invitation = (await invite(owner, projectId, newcomer.email, 'member')).data;
+      expectError(await accept(invitation.id, newcomer.cookie), 403, 'EMAIL_NOT_VERIFIED');
+      await verifyEmailFromMailbox(newcomer.email);
+      expect((await api<ReceivedInvitation[]>('GET', '/v1/invitations', { cookie: newcomer.cookie })).data.map((i) => i.id)).toEqual([invitation.id]);
+      expect((await accept(invitation.id, newcomer.cookie)).data).toEqual({ projectId, projectSlug, role: 'member' });
+    });
+
+    it('lets the holder of the link secret accept; it verifies an unverified account with the invited address', async () => {
+      const newcomer = await createUser('Nina Newcomer', { verified: false });
+      const invitation = (await invite(owner, projectId, newcomer.email, 'member')).data;
+      const secret = await invitationSecret(newcomer.email, invitation.id);
+      expect((await accept(invitation.id, newcomer.cookie, secret)).data).toEqual({ projectId, projectSlug, role: 'member' });
+      expect(await storedRole(projectId, newcomer.id)).toBe('member');
+      const me = await api<{ emailVerifiedAt: string | null }>('GET', '/v1/account', { cookie: newcomer.cookie });
+      expect(me.data.emailVerifiedAt).not.toBeNull();
+    });
+
+    it('lets the holder of the link secret accept with an account under another address, which stays unverified', async () => {
+      const invitation = (await invite(owner, projectId, 'work-address@example.com', 'viewer')).data;
+      const secret = await invitationSecret('work-address@example.com', invitation.id);
+      const personal = await createUser('Paula Personal', { verified: false });
+      expect((await accept(invitation.id, personal.cookie, secret)).status).toBe(200);
+      expect(await storedRole(projectId, personal.id)).toBe('viewer');
+      expect((await api<{ emailVerifiedAt: string | null }>('GET', '/v1/account', { cookie: personal.cookie })).data.emailVerifiedAt).toBeNull();
+    });
+
+    it('refuses a wrong secret, and a secret given for an invitation sent before links carried one', async () => {
+      const invitation = (await invite(owner, projectId, 'someone@example.com', 'member')).data;
+      const secret = await invitationSecret('someone@example.com', invitation.id);
+      const intruder = await createUser('Ian Intruder');
+      const before = await databaseFingerprint();
+      const wrong = await accept(invitation.id, intruder.cookie, `${secret.slice(0, -4)}AAAA`);
+      expectError(wrong, 403, 'FORBIDDEN');
+      expect(wrong.body).toMatchObject({ error: { message: expect.stringContaining('link is not valid') } });
+      expectError(await accept(invitation.id, intruder.cookie), 403, 'FORBIDDEN');
+      expect(await databaseFingerprint()).toEqual(before);
+
+      await queryRows(sql`update invitations set secret_hash = null where id = ${invitation.id}`);
+      expectError(await accept(invitation.id, intruder.cookie, secret), 403, 'FORBIDDEN');
+    });
+
+    it('lets the verified invitee answer an invitation sent before links carried a secret, and reject with the secret too', async () => {
+      const legacy = (await invite(owner, projectId, invitee.email, 'member')).data;
+      await queryRows(sql`update invitations set secret_hash = null where id = ${legacy.id}`);
+      expect((await accept(legacy.id, invitee.cookie)).status).toBe(200);
+
+      const other = await createProject(owner);
+      const declined = (await invite(owner, other.projectId, 'declines@example.com', 'member')).data;
+      const secret = await invitationSecret('declines@example.com', declined.id);
+      const res = await api('POST', `/v1/invitations/${declined.id}/reject`, { cookie: invitee.cookie, body: { secret } });
+      expect(res.body).toEqual({ success: true, data: null });
+      expect((await storedInvitation(declined.id))?.status).toBe('REJECTED');
     });
   });
 

@@ -10,7 +10,9 @@ import { emit } from '../../platform/events';
 import { enqueueJob } from '../../platform/jobs';
 import { EXPIRE_INVITATION, type ExpireInvitationData } from './jobs';
 import { getLogger } from '../../platform/logger';
+import { generateOneTimeToken, safeEqual, sha256Hex } from '../../platform/auth/tokens';
 import { getMailer } from '../../providers/mailer';
+import { markEmailVerified } from '../accounts';
 import type { AcceptedInvitation, Invitation, PublicInvitation, ReceivedInvitation } from './schema';
 
 type InvitationStatus = (typeof invitations.$inferSelect)['status'];
@@ -20,14 +22,17 @@ const inviters = aliasedTable(users, 'inviter');
 
 /**
  * Invites an email address to the project. Refused with 409 when the address already belongs to a
- * member or has a pending invitation. The email and the expiry job follow the commit: a failure
- * of either is logged and does not undo the invitation, which the invitee also sees in their list
- * and which the periodic sweep expires anyway.
+ * member or has a pending invitation. The emailed link carries a secret (only its hash is kept):
+ * holding it is what proves the invitation reached its addressee. The email and the expiry job
+ * follow the commit: a failure of either is logged and does not undo the invitation, which the
+ * invitee also sees in their list once their address is verified, and which the periodic sweep
+ * expires anyway.
  */
 export async function createInvitation(input: { projectId: string; actorUserId: string; email: string; role: InvitableRole }): Promise<Invitation> {
   const email = input.email.trim().toLowerCase();
   const now = new Date();
   const expiresAt = new Date(now.getTime() + getConfig().INVITATION_TTL_HOURS * 3_600_000);
+  const secret = generateOneTimeToken();
   const db = await getDb();
   let created: { invitation: Invitation; projectName: string };
   try {
@@ -53,6 +58,7 @@ export async function createInvitation(input: { projectId: string; actorUserId: 
         email,
         role: input.role,
         invitedByUserId: input.actorUserId,
+        secretHash: secret.hash,
         expiresAt,
       });
       await emit(tx, input.projectId, 'invitation.created', { invitationId: id, email, role: input.role, by: input.actorUserId });
@@ -63,7 +69,7 @@ export async function createInvitation(input: { projectId: string; actorUserId: 
     if (isUniqueViolation(err, 'invitations_pending_email_key')) throw pendingExists(email);
     throw err;
   }
-  await sendInvitationEmail(created.invitation, created.projectName);
+  await sendInvitationEmail(created.invitation, created.projectName, secret.token);
   await scheduleExpiry(created.invitation.id, expiresAt);
   return created.invitation;
 }
@@ -88,10 +94,15 @@ export async function revokeInvitation(input: { projectId: string; invitationId:
   });
 }
 
-/** Pending, unexpired invitations addressed to the user's account email, newest first. */
+/**
+ * Pending, unexpired invitations addressed to the user's account email, newest first. Until the
+ * address is verified it is only a claim, and what was sent to it is not shown (403
+ * EMAIL_NOT_VERIFIED).
+ */
 export async function listMyInvitations(userId: string, now = new Date()): Promise<ReceivedInvitation[]> {
   const db = await getDb();
-  const email = await accountEmail(db, userId);
+  const { email, verified } = await accountOf(db, userId);
+  if (!verified) throw emailNotVerified('to see the invitations sent to it');
   const rows = await db
     .select({
       id: invitations.id,
@@ -152,16 +163,23 @@ export async function getPublicInvitation(invitationId: string, now = new Date()
   };
 }
 
+/** Who answers an invitation, and the secret from its emailed link when they opened it from there. */
+export interface InvitationResponder {
+  invitationId: string;
+  userId: string;
+  secret?: string;
+}
+
 /**
  * Joins the project the invitation is for. The membership, the status change and the events commit
  * together; the status change is conditional on PENDING so a second accept racing this one finds
  * nothing to claim.
  */
-export async function acceptInvitation(input: { invitationId: string; userId: string }): Promise<AcceptedInvitation> {
+export async function acceptInvitation(input: InvitationResponder): Promise<AcceptedInvitation> {
   const db = await getDb();
   try {
     return await db.transaction(async (tx) => {
-      const invitation = await respondableInvitation(tx, input.invitationId, input.userId);
+      const invitation = await respondableInvitation(tx, input);
       const [existing] = await tx
         .select({ role: memberships.role })
         .from(memberships)
@@ -186,10 +204,10 @@ export async function acceptInvitation(input: { invitationId: string; userId: st
 }
 
 /** Declines the invitation; it cannot be accepted afterwards. */
-export async function rejectInvitation(input: { invitationId: string; userId: string }): Promise<void> {
+export async function rejectInvitation(input: InvitationResponder): Promise<void> {
   const db = await getDb();
   await db.transaction(async (tx) => {
-    const invitation = await respondableInvitation(tx, input.invitationId, input.userId);
+    const invitation = await respondableInvitation(tx, input);
     await claim(tx, input.invitationId, 'REJECTED');
     await emit(tx, invitation.projectId, 'invitation.rejected', { invitationId: invitation.id, userId: input.userId });
   });
@@ -220,17 +238,26 @@ function pendingExists(email: string): AppError {
   });
 }
 
-async function accountEmail(db: DbOrTx, userId: string): Promise<string> {
-  const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+async function accountOf(db: DbOrTx, userId: string): Promise<{ email: string; verified: boolean }> {
+  const [user] = await db.select({ email: users.email, emailVerifiedAt: users.emailVerifiedAt }).from(users).where(eq(users.id, userId));
   if (!user) throw new AppError('NOT_FOUND', 'Account not found');
-  return user.email.toLowerCase();
+  return { email: user.email.toLowerCase(), verified: user.emailVerifiedAt !== null };
+}
+
+function emailNotVerified(purpose: string): AppError {
+  return new AppError('EMAIL_NOT_VERIFIED', `Verify your email address ${purpose}: open the link we emailed you, or send a new one from your account page`);
 }
 
 /**
- * Loads the invitation for an accept or reject, locked for the rest of the transaction. The
- * addressee is checked before the state, so someone else's link tells them nothing about it.
+ * Loads the invitation for an accept or reject, locked for the rest of the transaction, once the
+ * caller has shown it is theirs: either their account's address is verified and is the invited
+ * one, or they hold the secret of the emailed link, which only reached the invited mailbox (they
+ * may then answer with an account under another address). Answering through the link also
+ * verifies an unverified account whose address is the invited one: it proves the same thing the
+ * verification email does. The addressee is checked before the state, so someone else's link
+ * tells them nothing about it.
  */
-async function respondableInvitation(tx: Tx, invitationId: string, userId: string) {
+async function respondableInvitation(tx: Tx, { invitationId, userId, secret }: InvitationResponder) {
   const [row] = await tx
     .select({
       id: invitations.id,
@@ -240,19 +267,29 @@ async function respondableInvitation(tx: Tx, invitationId: string, userId: strin
       role: invitations.role,
       status: invitations.status,
       expiresAt: invitations.expiresAt,
+      secretHash: invitations.secretHash,
     })
     .from(invitations)
     .innerJoin(projects, eq(projects.id, invitations.projectId))
     .where(eq(invitations.id, invitationId))
     .for('update', { of: invitations });
   if (!row) throw new AppError('NOT_FOUND', 'Invitation not found');
-  if (row.email.toLowerCase() !== (await accountEmail(tx, userId))) {
-    throw new AppError('FORBIDDEN', 'This invitation was sent to another email address');
-  }
+  const account = await accountOf(tx, userId);
+  const addressedToAccount = row.email.toLowerCase() === account.email;
+  const holdsSecret = secret !== undefined && row.secretHash !== null && safeEqual(sha256Hex(secret), row.secretHash);
+  if (!holdsSecret && (!addressedToAccount || !account.verified)) throw responseRefused(secret !== undefined, addressedToAccount);
   const status = effectiveStatus(row.status, row.expiresAt, new Date());
   if (status === 'EXPIRED') throw new AppError('CONFLICT', 'This invitation has expired; ask for a new one');
   if (status !== 'PENDING') throw new AppError('CONFLICT', `This invitation has already been used (${status.toLowerCase()})`);
+  if (holdsSecret && addressedToAccount && !account.verified) await markEmailVerified(tx, userId, account.email);
   return row;
+}
+
+/** Why neither the address nor the link entitles the caller to answer, in the order they can fix it. */
+function responseRefused(secretGiven: boolean, addressedToAccount: boolean): AppError {
+  if (secretGiven) return new AppError('FORBIDDEN', 'This invitation link is not valid; open the link from the invitation email again');
+  if (!addressedToAccount) return new AppError('FORBIDDEN', 'This invitation was sent to another email address');
+  return emailNotVerified('to answer this invitation, or open it from the link in the invitation email');
 }
 
 async function claim(tx: Tx, invitationId: string, status: 'ACCEPTED' | 'REJECTED'): Promise<void> {
@@ -294,7 +331,7 @@ async function selectInvitations(db: DbOrTx, filter: ReturnType<typeof and>): Pr
   }));
 }
 
-async function sendInvitationEmail(invitation: Invitation, projectName: string): Promise<void> {
+async function sendInvitationEmail(invitation: Invitation, projectName: string, secret: string): Promise<void> {
   const { APP_URL } = getConfig();
   const inviter = invitation.invitedBy;
   try {
@@ -306,9 +343,9 @@ async function sendInvitationEmail(invitation: Invitation, projectName: string):
         '',
         `${inviter.name} (${inviter.email}) invited you to join the project "${projectName}" as ${invitation.role}.`,
         'To accept or decline, open:',
-        `${APP_URL}/invitations/${invitation.id}`,
+        `${APP_URL}/invitations/${invitation.id}?secret=${secret}`,
         '',
-        `The invitation expires on ${formatUtc(invitation.expiresAt)}. Sign in or create an account with this email address to accept it.`,
+        `The invitation expires on ${formatUtc(invitation.expiresAt)}. The link is yours alone: whoever opens it can join the project, so do not forward it.`,
       ].join('\n'),
     });
   } catch (err) {

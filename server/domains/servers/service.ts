@@ -110,6 +110,7 @@ export async function createServer(request: CreateServerRequest): Promise<{ depl
             image: image.slug,
             sshPublicKeys: keys.map((k) => k.publicKey),
             reference: serverId,
+            project: projectId,
           }),
         ),
       unprovision: (machine) => discardMachine(machine.id, serverId),
@@ -268,20 +269,27 @@ export async function deleteOrphanedMachines(options: { olderThanMs: number; now
 }
 
 /**
- * Asks the provider, in one call, about the PROVISIONING servers among `rows` and writes back
- * those whose machine has settled (unlocked, on or off) with its address. Rows are returned in
- * order, changed ones replaced. A provider failure leaves the stored state as it is: reads keep
- * working while the provider is down.
+ * Asks the provider, in one call per project, about the PROVISIONING servers among `rows` and
+ * writes back those whose machine has settled (unlocked, on or off) with its address. Rows are
+ * returned in order, changed ones replaced. A provider failure leaves the stored state of that
+ * project's servers as it is: reads keep working while the provider is down.
  */
 async function reconcile(rows: ServerRow[]): Promise<ServerRow[]> {
   const pending = rows.filter((r) => r.status === 'PROVISIONING');
   if (pending.length === 0) return rows;
-  let machines: InfraMachine[];
-  try {
-    machines = await getInfraProvider().getMachines(pending.map((r) => r.providerMachineId));
-  } catch (err) {
-    getLogger().warn({ err, servers: pending.map((r) => r.id) }, 'server reconciliation skipped: the infrastructure provider failed');
-    return rows;
+  const byProject = Map.groupBy(pending, (r) => r.projectId);
+  const machines: InfraMachine[] = [];
+  for (const [projectId, projectRows] of byProject) {
+    try {
+      machines.push(
+        ...(await getInfraProvider().getMachines(
+          projectId,
+          projectRows.map((r) => r.providerMachineId),
+        )),
+      );
+    } catch (err) {
+      getLogger().warn({ err, servers: projectRows.map((r) => r.id) }, 'server reconciliation skipped: the infrastructure provider failed');
+    }
   }
   const byMachineId = new Map(machines.map((m) => [m.id, m]));
   const db = await getDb();

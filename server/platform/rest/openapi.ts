@@ -13,6 +13,7 @@ type Json = Record<string, unknown>;
 /** What each code tells a client; every error response of the document lists its codes with these. */
 const CODE_MEANINGS: Record<ErrorCode, string> = {
   BAD_REQUEST: "the request cannot be served as sent; the operation's description says when",
+  LINK_EXPIRED: 'the emailed link has expired; ask for a new one',
   UNAUTHORIZED: 'no credential, or an invalid, revoked or expired one',
   ORG_PAYMENT_METHOD_REQUIRED: 'the caller holds billing for the project and must add a payment card',
   BILLER_PAYMENT_METHOD_REQUIRED: 'the member who holds billing for the project must add a payment card',
@@ -23,6 +24,7 @@ const CODE_MEANINGS: Record<ErrorCode, string> = {
   NOT_FOUND: 'the project or resource does not exist, or the caller may not see it',
   METHOD_NOT_ALLOWED: 'the path does not take this method; the Allow header names those it takes',
   CONFLICT: 'the request conflicts with the current state (a name taken, resources left, an action that does not fit); the message says how',
+  EMAIL_NOT_VERIFIED: "the account's email address must be verified first (the link in the verification email), or the invitation link's secret sent",
   IDEMPOTENCY_IN_PROGRESS: 'a request with the same Idempotency-Key is still running; retry once it has finished',
   PAYLOAD_TOO_LARGE: 'the body is too large',
   UNSUPPORTED_MEDIA_TYPE: 'the body is not JSON (send Content-Type: application/json)',

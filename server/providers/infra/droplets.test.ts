@@ -39,8 +39,22 @@ function machineInput(overrides: Partial<CreateMachineInput> = {}): CreateMachin
     image: 'ubuntu-24-04-x64',
     sshPublicKeys: [],
     reference: `srv_${counter}_${randomBytes(4).toString('hex')}`,
+    project: PROJECT,
     ...overrides,
   };
+}
+
+const PROJECT = 'prj_ours';
+
+/** A droplet as this adapter made them before machines carried their project: its reference tag only. */
+async function createUntaggedDroplet(fake: FakeDroplets): Promise<{ id: string }> {
+  const res = await fetch(`${fake.url}/v2/droplets`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${fake.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'legacy', region: 'fra1', size: 's-1vcpu-1gb', image: 'ubuntu-24-04-x64', tags: ['srv_legacy'] }),
+  });
+  const { droplet } = (await res.json()) as { droplet: { id: number } };
+  return { id: String(droplet.id) };
 }
 
 async function caught(promise: Promise<unknown>): Promise<AppError> {
@@ -53,7 +67,7 @@ async function caught(promise: Promise<unknown>): Promise<AppError> {
 }
 
 async function machine(infra: DropletsInfraProvider, id: string) {
-  const [found] = await infra.getMachines([id]);
+  const [found] = await infra.getMachines(PROJECT, [id]);
   return found ?? null;
 }
 
@@ -201,9 +215,9 @@ describe('DropletsInfraProvider: machines', () => {
       size: 's-1vcpu-1gb',
       image: 'ubuntu-24-04-x64',
       ssh_keys: [fingerprint],
-      tags: [input.reference],
+      tags: [input.reference, `project:${PROJECT}`],
     });
-    expect(fake.droplet(machine.id)).toMatchObject({ sshKeys: [fingerprint], tags: [input.reference] });
+    expect(fake.droplet(machine.id)).toMatchObject({ sshKeys: [fingerprint], tags: [input.reference, `project:${PROJECT}`] });
   });
 
   it('reuses a key the account already holds, looked up by its fingerprint', async () => {
@@ -273,26 +287,46 @@ describe('DropletsInfraProvider: machines', () => {
     expect(active?.publicIpv4).toMatch(/^203\.0\.113\.\d+$/);
   });
 
-  it('reads many machines with one listing walk, however many ids are asked for', async () => {
+  it("reads many machines with one walk over the project's tag, however many ids are asked for, never listing the account", async () => {
     const { fake, infra } = await setup({ maxPerPage: 2 });
     const ids: string[] = [];
     for (let i = 0; i < 7; i += 1) ids.push((await infra.createMachine(machineInput())).id);
+    for (let i = 0; i < 5; i += 1) await infra.createMachine(machineInput({ project: 'prj_theirs' }));
     const before = fake.requests.length;
 
-    const wanted = [ids[0]!, ids[2]!, ids[3]!, ids[6]!, '99999999'];
-    const machines = await infra.getMachines(wanted);
+    const wanted = [ids[6]!, ids[0]!, ids[2]!, ids[3]!];
+    const machines = await infra.getMachines(PROJECT, wanted);
 
-    expect(machines.map((m) => m.id)).toEqual([ids[0], ids[2], ids[3], ids[6]]);
+    expect(machines.map((m) => m.id)).toEqual(wanted);
     const calls = fake.requests.slice(before);
-    expect(calls.every((r) => r.method === 'GET' && r.path === '/v2/droplets')).toBe(true);
-    expect(calls.map((r) => r.query.page)).toEqual(['1', '2', '3', '4']);
-    expect(calls.every((r) => r.query.per_page === '200')).toBe(true);
+    expect(calls.map((r) => [r.method, r.path, r.query])).toEqual(
+      ['1', '2', '3', '4'].map((page) => ['GET', '/v2/droplets', { tag_name: `project:${PROJECT}`, page, per_page: '200' }]),
+    );
 
     const again = fake.requests.length;
-    await infra.getMachines([ids[1]!]);
+    await infra.getMachines(PROJECT, [ids[1]!]);
     expect(fake.requests.length - again).toBe(4);
-    await infra.getMachines([]);
+    await infra.getMachines(PROJECT, []);
     expect(fake.requests.length - again).toBe(4);
+  });
+
+  it("never returns another project's machine, and reads machines made before they carried a project by id", async () => {
+    const { fake, infra } = await setup({ maxPerPage: 2 });
+    const ours = await infra.createMachine(machineInput());
+    const theirs = await infra.createMachine(machineInput({ project: 'prj_theirs' }));
+    const legacy = await createUntaggedDroplet(fake);
+    const before = fake.requests.length;
+
+    const machines = await infra.getMachines(PROJECT, [theirs.id, legacy.id, ours.id, '99999999']);
+
+    expect(machines.map((m) => m.id)).toEqual([legacy.id, ours.id]);
+    expect(fake.requests.slice(before).map((r) => [r.path, r.query.tag_name ?? null])).toEqual([
+      ['/v2/droplets', `project:${PROJECT}`],
+      [`/v2/droplets/${theirs.id}`, null],
+      [`/v2/droplets/${legacy.id}`, null],
+      ['/v2/droplets/99999999', null],
+    ]);
+    expect((await infra.getMachines('prj_theirs', [theirs.id, ours.id])).map((m) => m.id)).toEqual([theirs.id]);
   });
 
   it('renames through a rename action, locking the machine until it is applied', async () => {
@@ -384,15 +418,24 @@ describe('DropletsInfraProvider: upstream failures', () => {
     for (let i = 0; i < 3; i += 1) await infra.createMachine(machineInput());
     fake.fail('GET /v2/droplets', { status: 503, after: 1 });
     const before = fake.requests.length;
-    expect((await caught(infra.getMachines(['1']))).code).toBe('UPSTREAM_ERROR');
+    expect((await caught(infra.getMachines(PROJECT, ['1']))).code).toBe('UPSTREAM_ERROR');
     expect(fake.requests.slice(before).map((r) => r.query.page)).toEqual(['1', '2']);
+  });
+
+  it('fails a read of a machine by id when DO fails it', async () => {
+    const { fake, infra } = await setup();
+    const legacy = await createUntaggedDroplet(fake);
+    fake.fail('GET /v2/droplets/:id', { status: 500 });
+    const err = await caught(infra.getMachines(PROJECT, [legacy.id]));
+    expect(err.code).toBe('UPSTREAM_ERROR');
+    expect(err.message).toBe('The infrastructure provider failed while reading a machine');
   });
 
   it('gives up after the timeout', async () => {
     const { fake, infra } = await setup({}, 50);
     fake.fail('GET /v2/droplets', { delayMs: 1_000 });
     const startedAt = Date.now();
-    const err = await caught(infra.getMachines(['1']));
+    const err = await caught(infra.getMachines(PROJECT, ['1']));
     expect(Date.now() - startedAt).toBeLessThan(900);
     expect(err.code).toBe('UPSTREAM_ERROR');
     expect(err.message).toBe('The infrastructure provider did not answer within 50 ms while listing machines');

@@ -25,6 +25,10 @@ export interface DropletsInfraOptions {
 /** DO's largest page: the fewer pages a listing takes, the less of the hourly rate limit it spends. */
 const PER_PAGE = 200;
 
+/** The tag naming a machine's project; DO tags take letters, digits, colons, dashes and underscores. */
+const PROJECT_TAG_PREFIX = 'project:';
+const projectTag = (project: string) => `${PROJECT_TAG_PREFIX}${project}`;
+
 /** DO names data centres after a nearby airport or city code; the digit only tells sites apart. */
 const COUNTRY_BY_CITY = new Map([
   ['nyc', 'US'],
@@ -240,7 +244,7 @@ export class DropletsInfraProvider implements InfraProvider {
         size: input.size,
         image: input.image,
         ssh_keys: fingerprints,
-        tags: [input.reference],
+        tags: [input.reference, projectTag(input.project)],
       },
     });
     return toMachine(parse(dropletReplySchema, json, operation).droplet);
@@ -255,13 +259,24 @@ export class DropletsInfraProvider implements InfraProvider {
     });
   }
 
-  async getMachines(ids: string[]): Promise<InfraMachine[]> {
+  async getMachines(project: string, ids: string[]): Promise<InfraMachine[]> {
     if (ids.length === 0) return [];
-    const wanted = new Set(ids);
-    // DO has no multi-get: one walk over the account's droplets costs a request per 200 machines,
-    // where a read per id would spend the rate limit on every reconciliation pass.
-    const droplets = await this.listAll('/v2/droplets', 'droplets', dropletSchema, 'listing machines');
-    return droplets.filter((droplet) => wanted.has(String(droplet.id))).map(toMachine);
+    const tag = projectTag(project);
+    // DO has no multi-get: a walk over the project's tag costs a request per 200 of its machines,
+    // where a read per id would cost one for each, and a walk over the account one per 200 of
+    // every project's machines.
+    const tagged = await this.listAll('/v2/droplets', 'droplets', dropletSchema, 'listing machines', { tag_name: tag });
+    const found = new Map(tagged.map((droplet) => [String(droplet.id), droplet]));
+    // Machines made before they carried their project's tag are read one by one, and only kept
+    // if no other project's tag says they are someone else's.
+    for (const id of ids.filter((wanted) => !found.has(wanted))) {
+      const droplet = await this.getDroplet(id);
+      if (droplet && !droplet.tags.some((other) => other.startsWith(PROJECT_TAG_PREFIX) && other !== tag)) found.set(id, droplet);
+    }
+    return ids.flatMap((id) => {
+      const droplet = found.get(id);
+      return droplet ? [toMachine(droplet)] : [];
+    });
   }
 
   async renameMachine(id: string, name: string): Promise<void> {
@@ -274,6 +289,13 @@ export class DropletsInfraProvider implements InfraProvider {
 
   async performAction(id: string, action: PowerAction): Promise<void> {
     await this.dropletAction(id, { type: action }, `performing ${action} on the machine`);
+  }
+
+  /** One droplet, or null when DO does not know it. */
+  private async getDroplet(id: string): Promise<Droplet | null> {
+    const operation = 'reading a machine';
+    const reply = await this.call('GET', `/v2/droplets/${encodeURIComponent(id)}`, operation, { tolerate: [404] });
+    return reply.status === 404 ? null : parse(dropletReplySchema, reply.json, operation).droplet;
   }
 
   private async dropletAction(id: string, body: { type: string; name?: string }, operation: string): Promise<void> {

@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { queryRows } from '../../../test/db';
 import { getConfig, resetConfigForTests } from '../../platform/config';
 import { AppError } from '../../platform/errors';
 import { HOURS_PER_MONTH, InfraSimulator, simulatedAddress } from './simulator';
@@ -15,11 +17,22 @@ const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
 let counter = 0;
 function machineInput(overrides: Partial<CreateMachineInput> = {}): CreateMachineInput {
   counter += 1;
-  return { name: `web-${counter}`, region: 'fra1', size: 's-1vcpu-1gb', image: 'lamp', sshPublicKeys: [], reference: `srv_test${counter}`, ...overrides };
+  return {
+    name: `web-${counter}`,
+    region: 'fra1',
+    size: 's-1vcpu-1gb',
+    image: 'lamp',
+    sshPublicKeys: [],
+    reference: `srv_test${counter}`,
+    project: PROJECT,
+    ...overrides,
+  };
 }
 
+const PROJECT = 'prj_simulated';
+
 async function machine(sim: InfraSimulator, id: string) {
-  const [found] = await sim.getMachines([id]);
+  const [found] = await sim.getMachines(PROJECT, [id]);
   return found ?? null;
 }
 
@@ -119,10 +132,22 @@ describe('infrastructure simulator: machines', () => {
     await sim.deleteMachine(b.id);
     await sim.deleteMachine('sim_unknown');
     expect(await machine(sim, b.id)).toBeNull();
-    expect((await sim.getMachines([a.id, b.id, 'sim_unknown'])).map((m) => m.id)).toEqual([a.id]);
-    expect(await sim.getMachines([])).toEqual([]);
+    expect((await sim.getMachines(PROJECT, [a.id, b.id, 'sim_unknown'])).map((m) => m.id)).toEqual([a.id]);
+    expect(await sim.getMachines(PROJECT, [])).toEqual([]);
     await expectCode(sim.renameMachine(b.id, 'x'), 'NOT_FOUND');
     await expectCode(sim.performAction(b.id, 'reboot'), 'NOT_FOUND');
+  });
+
+  it("reads a project's machines only, in the order asked, and finds machines recorded before they carried a project", async () => {
+    const sim = new InfraSimulator();
+    const ours = [await sim.createMachine(machineInput()), await sim.createMachine(machineInput())];
+    const theirs = await sim.createMachine(machineInput({ project: 'prj_other' }));
+    const legacy = await sim.createMachine(machineInput());
+    await queryRows(sql`update infra_sim_machines set project = null where id = ${legacy.id}`);
+
+    const asked = [ours[1]!.id, theirs.id, legacy.id, ours[0]!.id];
+    expect((await sim.getMachines(PROJECT, asked)).map((m) => m.id)).toEqual([ours[1]!.id, legacy.id, ours[0]!.id]);
+    expect((await sim.getMachines('prj_other', asked)).map((m) => m.id)).toEqual([theirs.id, legacy.id]);
   });
 
   it('fails the operations named in INFRA_SIM_FAIL with UPSTREAM_ERROR, and only those', async () => {
@@ -131,7 +156,7 @@ describe('infrastructure simulator: machines', () => {
     vi.setSystemTime(at(20));
     configure({ INFRA_SIM_FAIL: 'create,get,rename,delete,action,catalog' });
     await expectCode(sim.createMachine(machineInput()), 'UPSTREAM_ERROR');
-    await expectCode(sim.getMachines([id]), 'UPSTREAM_ERROR');
+    await expectCode(sim.getMachines(PROJECT, [id]), 'UPSTREAM_ERROR');
     await expectCode(sim.listMachines('srv_'), 'UPSTREAM_ERROR');
     await expectCode(sim.renameMachine(id, 'x'), 'UPSTREAM_ERROR');
     await expectCode(sim.deleteMachine(id), 'UPSTREAM_ERROR');

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { getDb } from '../../../db';
 import { infraSimMachines } from '../../../db/schema';
 import { newId } from '../../../db/schema/ids';
@@ -200,6 +200,7 @@ export class InfraSimulator implements InfraProvider {
       .values({
         id: newId('sim'),
         reference: input.reference,
+        project: input.project,
         name: input.name,
         region: input.region,
         size: input.size,
@@ -227,16 +228,20 @@ export class InfraSimulator implements InfraProvider {
     return rows.map((row) => ({ ...toMachine(row, now), reference: row.reference }));
   }
 
-  async getMachines(ids: string[]): Promise<InfraMachine[]> {
+  async getMachines(project: string, ids: string[]): Promise<InfraMachine[]> {
     failIfInjected('get');
     if (ids.length === 0) return [];
     const db = await getDb();
     const rows = await db
       .select()
       .from(infraSimMachines)
-      .where(and(inArray(infraSimMachines.id, ids), isNull(infraSimMachines.deletedAt)));
+      // A machine recorded before machines carried their project belongs to whoever asks by its id.
+      .where(
+        and(inArray(infraSimMachines.id, ids), or(eq(infraSimMachines.project, project), isNull(infraSimMachines.project)), isNull(infraSimMachines.deletedAt)),
+      );
     const now = new Date();
-    return rows.map((row) => toMachine(row, now));
+    const byId = new Map(rows.map((row) => [row.id, toMachine(row, now)]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
   async renameMachine(id: string, name: string): Promise<void> {

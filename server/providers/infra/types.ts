@@ -84,6 +84,12 @@ export interface CreateMachineInput {
    * creation was never recorded on our side can still be found (`listMachines`) and deleted.
    */
   reference: string;
+  /**
+   * Ours as well, stored as a provider tag: the project the machine serves. A project's machines
+   * are read by it (`getMachines`), so one project's reads never list everyone's machines and
+   * cannot spend the provider's rate limit on them.
+   */
+  project: string;
 }
 
 export interface ReferencedMachine extends InfraMachine {
@@ -103,8 +109,12 @@ export interface InfraProvider {
    * leave a machine whose reference we never wrote down, so it is found by listing, not by lookup.
    */
   listMachines(referencePrefix: string): Promise<ReferencedMachine[]>;
-  /** Several machines in one call (list reconciliation); unknown ids are left out. */
-  getMachines(ids: string[]): Promise<InfraMachine[]>;
+  /**
+   * Several machines of one project (list reconciliation), in the order of `ids`, asking the
+   * provider about that project's machines only. Unknown ids, and machines of another project,
+   * are left out; a machine made before machines carried their project is still found by its id.
+   */
+  getMachines(project: string, ids: string[]): Promise<InfraMachine[]>;
   renameMachine(id: string, name: string): Promise<void>;
   /** Deleting a machine that no longer exists succeeds (deletion is retried after partial failures). */
   deleteMachine(id: string): Promise<void>;
