@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { AuditedMutation } from './audit';
 import { resolveActor, type Actor } from './auth/actor';
 import { getConfig } from './config';
 import { getLogger } from './logger';
@@ -13,6 +14,8 @@ export interface RequestContext {
   /** Set when a cookie-authenticated write comes from another origin or without a JSON body. */
   crossSiteWrite: boolean;
   log: Logger;
+  /** Inside a mutation's chain: the audit entry being recorded, which the project check tells where it belongs. */
+  audit?: AuditedMutation;
 }
 
 export type HeaderSource = { get(name: string): string | null };

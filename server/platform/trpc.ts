@@ -1,7 +1,8 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { z } from 'zod';
-import { requireProjectRole, requireSignedIn, type AccessRules, type SignedInActor } from './auth/access';
+import { auditMutation } from './audit';
+import { requireAuthenticated, requireCallerRules, requireProjectRole, type AccessRules, type SignedInActor } from './auth/access';
 import type { ProjectAccess } from './auth/projectAccess';
 import type { ProjectRole } from './auth/roles';
 import type { RequestContext } from './context';
@@ -61,10 +62,33 @@ const refuseUnstorableInput = t.middleware(async ({ getRawInput, next }) => {
 
 export const publicProcedure = t.procedure.use(mapAppErrors).use(refuseUnstorableInput);
 
-const requireActor = t.middleware(({ ctx, meta, next }) => next({ ctx: { ...ctx, actor: requireSignedIn(ctx, meta ?? {}) } }));
+const requireActor = t.middleware(({ ctx, next }) => next({ ctx: { ...ctx, actor: requireAuthenticated(ctx) } }));
+
+/**
+ * Once the caller is known, a mutation is recorded in the audit log whatever happens next, refusals
+ * included (a 401 names no one and is not recorded). See audit.ts.
+ */
+const auditMutations = t.middleware(async ({ ctx, type, path, getRawInput, next }) => {
+  if (type !== 'mutation') return next();
+  const call = { ctx, actor: ctx.actor as SignedInActor, action: path, rawInput: await getRawInput() };
+  return auditMutation(call, (audit) => next({ ctx: { audit } }));
+});
+
+const enforceCallerRules = t.middleware(({ ctx, meta, next }) => {
+  requireCallerRules(ctx, ctx.actor as SignedInActor, meta ?? {});
+  return next();
+});
+
+/** Past the access checks and before the procedure can write: the audit entry is committed first. */
+const writeAuditAhead = t.middleware(async ({ ctx, next }) => {
+  await ctx.audit?.writeAhead();
+  return next();
+});
+
+const signedInProcedure = publicProcedure.use(requireActor).use(auditMutations).use(enforceCallerRules);
 
 /** Any signed-in caller (session or API key, as meta allows). */
-export const authedProcedure = publicProcedure.use(requireActor);
+export const authedProcedure = signedInProcedure.use(writeAuditAhead);
 
 const projectInput = z.object({ projectId: z.string() }).loose();
 
@@ -76,11 +100,13 @@ const requireProjectAccess = t.middleware(async ({ ctx, meta, next, getRawInput 
   const actor = ctx.actor as SignedInActor;
   const parsed = projectInput.safeParse(await getRawInput());
   if (!parsed.success) throw invalidField('projectId', 'Required');
-  const { project, role } = await requireProjectRole(actor, decodePathParam(parsed.data.projectId), meta ?? {});
+  const { project, role } = await requireProjectRole(actor, decodePathParam(parsed.data.projectId), meta ?? {}, (projectId) => {
+    if (ctx.audit) ctx.audit.projectId = projectId;
+  });
   return next({ ctx: { ...ctx, actor, project, role } });
 });
 
-export const projectProcedure = authedProcedure.use(requireProjectAccess);
+export const projectProcedure = signedInProcedure.use(requireProjectAccess).use(writeAuditAhead);
 
 export type ProjectContext = RequestContext & { actor: SignedInActor; project: ProjectAccess['project']; role: ProjectRole };
 

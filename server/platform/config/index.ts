@@ -84,6 +84,12 @@ const envSchema = z
       .min(5)
       .max(24 * 60)
       .default(60),
+    AUDIT_RETENTION_DAYS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(10 * 365)
+      .default(400),
     INFRA_PROVIDER: z.enum(['simulator', 'droplets']).default('simulator'),
     INFRA_API_URL: z
       .url({ protocol: /^https?$/, message: 'INFRA_API_URL must be an http:// or https:// URL' })

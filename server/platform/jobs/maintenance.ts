@@ -1,8 +1,11 @@
+import { markInterruptedAuditEntries, purgeExpiredAuditEntries } from '../audit';
 import { getLogger } from '../logger';
 import { purgeExpiredRateLimits } from '../rateLimit';
 import type { JobDefinition } from './runner';
 
 export const PURGE_RATE_LIMITS = 'platform.purge-rate-limits';
+export const MARK_INTERRUPTED_AUDIT_ENTRIES = 'platform.mark-interrupted-audit-entries';
+export const PURGE_AUDIT_ENTRIES = 'platform.purge-audit-entries';
 
 /** The platform's own periodic work; each domain lists its jobs in its manifest. */
 export const platformJobs: JobDefinition[] = [
@@ -12,6 +15,22 @@ export const platformJobs: JobDefinition[] = [
     handler: async () => {
       const rateLimits = await purgeExpiredRateLimits();
       getLogger().info({ rateLimits }, 'ended rate-limit windows purged');
+    },
+  },
+  {
+    name: MARK_INTERRUPTED_AUDIT_ENTRIES,
+    cron: '*/5 * * * *',
+    handler: async () => {
+      const interrupted = await markInterruptedAuditEntries();
+      if (interrupted > 0) getLogger().warn({ interrupted }, 'audit entries of mutations whose process ended marked interrupted');
+    },
+  },
+  {
+    name: PURGE_AUDIT_ENTRIES,
+    cron: '30 3 * * *',
+    handler: async () => {
+      const auditEntries = await purgeExpiredAuditEntries();
+      getLogger().info({ auditEntries }, 'audit entries past their retention purged');
     },
   },
 ];
