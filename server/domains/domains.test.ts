@@ -42,6 +42,8 @@ describe('the list of domains', () => {
     expect(new Set(names).size).toBe(names.length);
     for (const job of manifests.flatMap((d) => d.jobs ?? [])) expect(names).toContain(job.name);
     expect(names).toContain('platform.purge-rate-limits');
+    expect(names).toContain('platform.mark-interrupted-audit-entries');
+    expect(names).toContain('platform.purge-audit-entries');
   });
 
   it('derives the sidebar from the manifests, with icons the panel can draw', () => {
@@ -49,7 +51,7 @@ describe('the list of domains', () => {
     expect(areas).toEqual(expect.arrayContaining(manifests.flatMap((d) => d.panel ?? [])));
     expect(new Set(areas.map((a) => a.segment)).size).toBe(areas.length);
     for (const area of areas) expect(isIconName(area.icon), area.icon).toBe(true);
-    expect(PANEL_AREAS.project.map((a) => a.segment)).toEqual(['', 'members', 'api-keys', 'billing', 'settings']);
+    expect(PANEL_AREAS.project.map((a) => a.segment)).toEqual(['', 'members', 'api-keys', 'billing', 'activity', 'settings']);
     expect(PANEL_AREAS.resources.map((a) => a.segment)).toEqual(['servers', 'ssh-keys']);
   });
 
