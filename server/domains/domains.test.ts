@@ -4,7 +4,7 @@ import { forEachOpenApiProcedure } from 'trpc-to-openapi';
 import { describe, expect, it } from 'vitest';
 import { isIconName } from '../../components/ui/Icon';
 import { getDb } from '../../db';
-import { appRouter, JOBS, PANEL_AREAS } from '../app';
+import { appRouter, AUDITED_ACTIONS, JOBS, PANEL_AREAS } from '../app';
 import type { DomainManifest } from '../platform/domain';
 import { emit, eventTypes } from '../platform/events';
 import { registeredCounters } from '../platform/counters';
@@ -53,6 +53,13 @@ describe('the list of domains', () => {
     for (const area of areas) expect(isIconName(area.icon), area.icon).toBe(true);
     expect(PANEL_AREAS.project.map((a) => a.segment)).toEqual(['', 'members', 'api-keys', 'billing', 'activity', 'settings']);
     expect(PANEL_AREAS.resources.map((a) => a.segment)).toEqual(['servers', 'ssh-keys']);
+  });
+
+  it('offers the audit log every mutation a caller must be signed in for, and nothing else', () => {
+    expect(AUDITED_ACTIONS).toEqual(expect.arrayContaining(['sshKeys.create', 'projects.create', 'invitations.accept', 'apiKeys.revoke']));
+    expect(AUDITED_ACTIONS).not.toContain('accounts.create');
+    expect(AUDITED_ACTIONS).not.toContain('sshKeys.list');
+    expect(AUDITED_ACTIONS).toEqual([...AUDITED_ACTIONS].sort());
   });
 
   it('registers the `_count` counters the manifests declare, and only those', () => {
