@@ -22,6 +22,9 @@ import { toAppError } from './errors';
  * Refusals by the access checks come before anything could be written and cost one insert.
  */
 
+/** How the rest of a tRPC middleware chain ended, as `next()` reports it. */
+type MiddlewareOutcome = { ok: true; data: unknown } | { ok: false; error: unknown };
+
 /** The mutation being recorded; it rides on the request context down the rest of the chain. */
 export class AuditedMutation {
   /** Filled by the project check once the caller is known to belong to the project the call names. */
@@ -44,7 +47,6 @@ export class AuditedMutation {
 
   /** Commits the entry as `pending`: from here on the procedure may write, and a crash leaves the entry behind. */
   async writeAhead(): Promise<void> {
-    if (this.entryId) return;
     const id = newId('aud');
     const db = await getDb();
     await db.insert(auditEntries).values(this.row(id, 'pending', null));
@@ -52,7 +54,7 @@ export class AuditedMutation {
   }
 
   /** Records how the mutation ended; a failure to record is logged, never turned into the caller's answer. */
-  async settle(result: { ok: true; data: unknown } | { ok: false; error: unknown }): Promise<void> {
+  async settle(result: MiddlewareOutcome): Promise<void> {
     const outcome = result.ok ? 'ok' : toAppError(result.error).code;
     const output = result.ok ? result.data : undefined;
     this.fallbackProjectId ??= projectNamedBy(output);
@@ -93,8 +95,6 @@ export class AuditedMutation {
     };
   }
 }
-
-type MiddlewareOutcome = { ok: true; data: unknown } | { ok: false; error: unknown };
 
 /**
  * Runs the rest of a mutation's chain (access checks, idempotency, validation, the procedure) and

@@ -295,12 +295,12 @@ describe('reading the audit log', () => {
     for (const [index, entry] of entries.slice(0, 3).entries()) {
       await queryRows(sql`update audit_entries set created_at = ${times[index]}::timestamptz where id = ${entry.id}`);
     }
-    const ids = (query: string) => auditLog({ cookie: owner.cookie }, project, query).then((page) => page.entries.map((e) => e.createdAt));
-    expect(await ids('from=2020-03-01T10:00:00Z&to=2020-03-02')).toEqual([times[1], times[0]]);
-    expect(await ids('from=2020-03-02&to=2020-03-03T00:00:00Z')).toEqual([times[2], times[1]]);
-    expect(await ids('from=2020-03-03&to=2020-03-03')).toEqual([times[2]]);
-    expect(await ids('to=2020-03-01T09:59:59.999Z')).toEqual([]);
-    expect((await ids('from=2020-03-04')).length).toBe(entries.length - 3);
+    const createdAts = (query: string) => auditLog({ cookie: owner.cookie }, project, query).then((page) => page.entries.map((e) => e.createdAt));
+    expect(await createdAts('from=2020-03-01T10:00:00Z&to=2020-03-02')).toEqual([times[1], times[0]]);
+    expect(await createdAts('from=2020-03-02&to=2020-03-03T00:00:00Z')).toEqual([times[2], times[1]]);
+    expect(await createdAts('from=2020-03-03&to=2020-03-03')).toEqual([times[2]]);
+    expect(await createdAts('to=2020-03-01T09:59:59.999Z')).toEqual([]);
+    expect((await createdAts('from=2020-03-04')).length).toBe(entries.length - 3);
   });
 
   it('keeps pages apart when entries share a millisecond', async () => {
@@ -333,7 +333,7 @@ describe('reading the audit log', () => {
     expect(page.entries.map((e) => e.action)).toEqual(['projects.create']);
   });
 
-  it('keeps a deleted project’s entries, its deletion included, until retention purges them', async () => {
+  it('keeps a deleted project’s entries, its deletion included', async () => {
     const doomed = await createProject(owner, 'Doomed');
     await api('DELETE', `/v1/projects/${doomed.projectId}`, { cookie: owner.cookie }).then((r) => r.data);
     const kept = await storedEntries(sql`project_id = ${doomed.projectId}`);
