@@ -72,6 +72,20 @@ test('sign up, make a few changes, one refused, and find them on the Activity pa
   await page.getByRole('button', { name: 'Clear filters' }).first().click();
   await expect(rows).toHaveCount(4);
 
+  // The key form offers the log's one scope, read, and a key holding it reads the log over /v1.
+  await nav.getByRole('link', { name: 'API keys' }).click();
+  await page.getByRole('button', { name: 'Create API key' }).first().click();
+  const createDialog = page.getByRole('dialog', { name: 'Create an API key' });
+  await createDialog.getByLabel('Name').fill('Auditor');
+  await expect(createDialog.getByRole('checkbox', { name: 'audit:write' })).toHaveCount(0);
+  await createDialog.getByRole('checkbox', { name: 'audit:read' }).check();
+  await createDialog.getByRole('button', { name: 'Create key' }).click();
+  const auditorKey = (await page.getByTestId('new-api-key').textContent())?.trim() ?? '';
+  await page.getByRole('button', { name: 'I have copied it' }).click();
+  const read = await request.get(`/v1/projects/${projectId}/audit-log?outcome=CONFLICT`, { headers: { Authorization: `Bearer ${auditorKey}` } });
+  expect(read.status()).toBe(200);
+  expect(((await read.json()) as { data: { entries: { action: string }[] } }).data.entries.map((e) => e.action)).toEqual(['sshKeys.create']);
+
   // A viewer: no Activity link, and the page says who may read it.
   const viewer = newAccount('activity-viewer', 'Viewer Person');
   await createAccountViaApi(request, viewer);
@@ -95,7 +109,7 @@ test('sign up, make a few changes, one refused, and find them on the Activity pa
   await expect(viewerPage.getByText('Activity is visible to owners and admins')).toBeVisible();
   await viewerContext.close();
 
-  await page.reload();
+  await nav.getByRole('link', { name: 'Activity' }).click();
   await expect(log.getByText('invitations.accept')).toBeVisible();
   await expect(log.getByText('Viewer Person')).toBeVisible();
 });
