@@ -1,11 +1,11 @@
-import type { AnyRouter } from '@trpc/server';
+import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import { registerResourceCounter } from './platform/counters';
 import type { DomainManifest, PanelArea } from './platform/domain';
 import { configureEventTypes } from './platform/events';
 import { configureJobs, type JobDefinition } from './platform/jobs';
 import { platformJobs } from './platform/jobs/maintenance';
 import { createRestApi } from './platform/rest/handler';
-import { router } from './platform/trpc';
+import { router, type ProcedureMeta } from './platform/trpc';
 import { DOMAINS } from './domains';
 
 /**
@@ -30,6 +30,15 @@ function mergeRouters(domains: readonly DomainManifest[]): Record<string, AnyRou
 
 export const appRouter = router(mergeRouters(DOMAINS) as AppRouters);
 export type AppRouter = typeof appRouter;
+
+/**
+ * The names of the mutations a caller must be signed in for (`sshKeys.create`…): the actions the
+ * audit log can record, which its filter offers. Public ones have no caller to record.
+ */
+export const AUDITED_ACTIONS: readonly string[] = Object.entries(appRouter._def.procedures as unknown as Record<string, AnyProcedure>)
+  .filter(([, procedure]) => procedure._def.type === 'mutation' && (procedure._def.meta as ProcedureMeta | undefined)?.openapi?.protect !== false)
+  .map(([name]) => name)
+  .sort();
 
 export const JOBS: readonly JobDefinition[] = [...platformJobs, ...DOMAINS.flatMap((d: DomainManifest) => d.jobs ?? [])];
 

@@ -3,10 +3,12 @@ import { getDb } from '../db';
 
 /** Columns that legitimately change while a request is only being authenticated. */
 const VOLATILE_COLUMNS = new Set(['api_keys.last_used_at']);
+/** Tables a refused request writes to by design: its rate-limit count and its audit entry. */
+const RECORD_TABLES = new Set(['rate_limit_counters', 'audit_entries']);
 
 /**
  * A fingerprint of every application table's content, to prove that a refused request left the
- * database exactly as it was.
+ * database exactly as it was (besides the records of the attempt itself).
  */
 export async function databaseFingerprint(): Promise<Record<string, string>> {
   const db = await getDb();
@@ -17,7 +19,7 @@ export async function databaseFingerprint(): Promise<Record<string, string>> {
   const list = Array.isArray(columns) ? columns : columns.rows;
   const byTable = new Map<string, string[]>();
   for (const { table_name, column_name } of list) {
-    if (table_name === 'rate_limit_counters' || VOLATILE_COLUMNS.has(`${table_name}.${column_name}`)) continue;
+    if (RECORD_TABLES.has(table_name) || VOLATILE_COLUMNS.has(`${table_name}.${column_name}`)) continue;
     byTable.set(table_name, [...(byTable.get(table_name) ?? []), `"${column_name}"::text`]);
   }
   const out: Record<string, string> = {};

@@ -1,22 +1,23 @@
 'use client';
 
 import { useId } from 'react';
-import type { Scope, ScopeResource } from '@/server/platform/auth/scopes';
+import { scopeDirections, type Scope, type ScopeDirection, type ScopeResource } from '@/server/platform/auth/scopes';
 import { PICKABLE_RESOURCES, SCOPE_RESOURCE_LABELS } from './scopeLabels';
 
-const DIRECTIONS = ['read', 'write'] as const;
+const DIRECTIONS: readonly ScopeDirection[] = ['read', 'write'];
 
 /**
- * One row per resource with read and write. Ticking write also ticks read, because the API's
- * write operations need both scopes; read can still be unticked by hand.
+ * One row per resource with read and write (read only for a read-only resource such as the audit
+ * log). Ticking write also ticks read, because the API's write operations need both scopes; read
+ * can still be unticked by hand.
  */
 export function ScopePicker({ value, onChange, error }: { value: ReadonlySet<Scope>; onChange: (next: Set<Scope>) => void; error?: string }) {
   const labelId = useId();
   const errorId = useId();
 
-  function toggle(resource: ScopeResource, direction: (typeof DIRECTIONS)[number], checked: boolean) {
+  function toggle(resource: ScopeResource, direction: ScopeDirection, checked: boolean) {
     const next = new Set(value);
-    const scope: Scope = `${resource}:${direction}`;
+    const scope = `${resource}:${direction}` as Scope;
     if (checked) {
       next.add(scope);
       if (direction === 'write') next.add(`${resource}:read`);
@@ -26,12 +27,13 @@ export function ScopePicker({ value, onChange, error }: { value: ReadonlySet<Sco
     onChange(next);
   }
 
-  function setAll(direction: (typeof DIRECTIONS)[number] | 'none') {
+  function setAll(direction: ScopeDirection | 'none') {
     if (direction === 'none') return onChange(new Set());
     const next = new Set(value);
     for (const resource of PICKABLE_RESOURCES) {
-      next.add(`${resource}:${direction}`);
-      if (direction === 'write') next.add(`${resource}:read`);
+      for (const granted of scopeDirections(resource)) {
+        if (granted === 'read' || direction === 'write') next.add(`${resource}:${granted}` as Scope);
+      }
     }
     onChange(next);
   }
@@ -73,7 +75,14 @@ export function ScopePicker({ value, onChange, error }: { value: ReadonlySet<Sco
                 <tr key={resource}>
                   <th scope="row">{SCOPE_RESOURCE_LABELS[resource]}</th>
                   {DIRECTIONS.map((direction) => {
-                    const scope: Scope = `${resource}:${direction}`;
+                    if (!scopeDirections(resource).includes(direction)) {
+                      return (
+                        <td key={direction} className="scope-check muted" aria-label={`No ${direction} scope`}>
+                          —
+                        </td>
+                      );
+                    }
+                    const scope = `${resource}:${direction}` as Scope;
                     return (
                       <td key={direction} className="scope-check">
                         <label className="checkbox">

@@ -19,6 +19,7 @@ export const SCOPE_RESOURCE_LABELS: Record<ScopeResource, string> = {
   apps: 'Apps',
   integrations: 'Integrations',
   notifications: 'Notifications',
+  audit: 'Audit log',
 };
 
 /** `storage` is an alias the server accepts for `object-storage`; offering both would grant the same thing twice. */

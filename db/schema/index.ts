@@ -10,3 +10,4 @@ export * from './processedPaymentEvents';
 export * from './sshKeys';
 export * from './servers';
 export * from './infraSimulator';
+export * from './audit';

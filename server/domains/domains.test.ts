@@ -4,7 +4,7 @@ import { forEachOpenApiProcedure } from 'trpc-to-openapi';
 import { describe, expect, it } from 'vitest';
 import { isIconName } from '../../components/ui/Icon';
 import { getDb } from '../../db';
-import { appRouter, JOBS, PANEL_AREAS } from '../app';
+import { appRouter, AUDITED_ACTIONS, JOBS, PANEL_AREAS } from '../app';
 import type { DomainManifest } from '../platform/domain';
 import { emit, eventTypes } from '../platform/events';
 import { registeredCounters } from '../platform/counters';
@@ -42,6 +42,8 @@ describe('the list of domains', () => {
     expect(new Set(names).size).toBe(names.length);
     for (const job of manifests.flatMap((d) => d.jobs ?? [])) expect(names).toContain(job.name);
     expect(names).toContain('platform.purge-rate-limits');
+    expect(names).toContain('platform.mark-interrupted-audit-entries');
+    expect(names).toContain('platform.purge-audit-entries');
   });
 
   it('derives the sidebar from the manifests, with icons the panel can draw', () => {
@@ -49,8 +51,15 @@ describe('the list of domains', () => {
     expect(areas).toEqual(expect.arrayContaining(manifests.flatMap((d) => d.panel ?? [])));
     expect(new Set(areas.map((a) => a.segment)).size).toBe(areas.length);
     for (const area of areas) expect(isIconName(area.icon), area.icon).toBe(true);
-    expect(PANEL_AREAS.project.map((a) => a.segment)).toEqual(['', 'members', 'api-keys', 'billing', 'settings']);
+    expect(PANEL_AREAS.project.map((a) => a.segment)).toEqual(['', 'members', 'api-keys', 'billing', 'activity', 'settings']);
     expect(PANEL_AREAS.resources.map((a) => a.segment)).toEqual(['servers', 'ssh-keys']);
+  });
+
+  it('offers the audit log every mutation a caller must be signed in for, and nothing else', () => {
+    expect(AUDITED_ACTIONS).toEqual(expect.arrayContaining(['sshKeys.create', 'projects.create', 'invitations.accept', 'apiKeys.revoke']));
+    expect(AUDITED_ACTIONS).not.toContain('accounts.create');
+    expect(AUDITED_ACTIONS).not.toContain('sshKeys.list');
+    expect(AUDITED_ACTIONS).toEqual([...AUDITED_ACTIONS].sort());
   });
 
   it('registers the `_count` counters the manifests declare, and only those', () => {

@@ -1,5 +1,6 @@
 import { accountsDomain } from './accounts';
 import { apiKeysDomain } from './apiKeys';
+import { auditDomain } from './audit';
 import { billingDomain } from './billing';
 import { catalogDomain } from './catalog';
 import { invitationsDomain } from './invitations';
@@ -23,4 +24,5 @@ export const DOMAINS = [
   sshKeysDomain,
   serversDomain,
   catalogDomain,
+  auditDomain,
 ] as const;

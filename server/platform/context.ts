@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { AuditedMutation } from './audit';
 import { resolveActor, type Actor } from './auth/actor';
 import { getConfig } from './config';
 import { getLogger } from './logger';
@@ -17,6 +18,8 @@ export interface RequestContext {
   /** Headers the answer carries besides the transport's own (such as Idempotent-Replayed); written by middlewares. */
   responseHeaders: Record<string, string>;
   log: Logger;
+  /** Inside a mutation's chain: the audit entry being recorded, which the project check tells where it belongs. */
+  audit?: AuditedMutation;
 }
 
 export type HeaderSource = { get(name: string): string | null };

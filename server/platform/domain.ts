@@ -1,4 +1,5 @@
 import type { AnyRouter } from '@trpc/server';
+import type { RequiredRole } from './auth/roles';
 import type { ScopeResource } from './auth/scopes';
 import type { ResourceCounter } from './counters';
 import type { JobDefinition } from './jobs/runner';
@@ -14,6 +15,8 @@ export interface PanelArea {
   section: 'project' | 'resources';
   /** Position within its section, lowest first. */
   order: number;
+  /** The least role that sees the link, when the area's pages are not for every member. */
+  role?: RequiredRole;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { z } from 'zod';
-import { requireProjectRole, requireSignedIn, type AccessRules, type SignedInActor } from './auth/access';
+import { auditMutation } from './audit';
+import { requireAuthenticated, requireCallerRules, requireProjectRole, type AccessRules, type SignedInActor } from './auth/access';
 import type { ProjectAccess } from './auth/projectAccess';
 import type { ProjectRole } from './auth/roles';
 import type { RequestContext } from './context';
@@ -72,15 +73,36 @@ const refuseUnstorableInput = t.middleware(async ({ getRawInput, next }) => {
 
 export const publicProcedure = t.procedure.use(mapAppErrors).use(refuseUnstorableInput);
 
-const requireActor = t.middleware(({ ctx, meta, next }) => next({ ctx: { ...ctx, actor: requireSignedIn(ctx, meta ?? {}) } }));
+const requireActor = t.middleware(({ ctx, next }) => next({ ctx: { ...ctx, actor: requireAuthenticated(ctx) } }));
+
+/**
+ * Once the caller is known, a mutation is recorded in the audit log whatever happens next, refusals
+ * included (a 401 names no one and is not recorded). See audit.ts.
+ */
+const auditMutations = t.middleware(async ({ ctx, type, path, getRawInput, next }) => {
+  if (type !== 'mutation') return next();
+  const call = { ctx, actor: ctx.actor as SignedInActor, action: path, rawInput: await getRawInput() };
+  return auditMutation(call, (audit) => next({ ctx: { audit } }));
+});
+
+const enforceCallerRules = t.middleware(({ ctx, meta, next }) => {
+  requireCallerRules(ctx, ctx.actor as SignedInActor, meta ?? {});
+  return next();
+});
+
+/** Past the access checks and before the procedure can write: the audit entry is committed first. */
+const writeAuditAhead = t.middleware(async ({ ctx, next }) => {
+  await ctx.audit?.writeAhead();
+  return next();
+});
+
+const signedInProcedure = publicProcedure.use(requireActor).use(auditMutations).use(enforceCallerRules);
 
 /** After the access checks: a write sent with an Idempotency-Key runs once per caller and key (idempotency.ts). */
 const idempotent = t.middleware(({ ctx, type, path, getRawInput, next }) => idempotently({ ctx, type, path, getRawInput }, () => next()));
 
-const signedInProcedure = publicProcedure.use(requireActor);
-
 /** Any signed-in caller (session or API key, as meta allows). */
-export const authedProcedure = signedInProcedure.use(idempotent);
+export const authedProcedure = signedInProcedure.use(idempotent).use(writeAuditAhead);
 
 /**
  * Checks the caller's access to `{projectId}` before input validation, so an unauthorised caller
@@ -88,11 +110,13 @@ export const authedProcedure = signedInProcedure.use(idempotent);
  */
 const requireProjectAccess = t.middleware(async ({ ctx, meta, next, getRawInput }) => {
   const actor = ctx.actor as SignedInActor;
-  const { project, role } = await requireProjectRole(actor, projectRefOf(await getRawInput()), meta ?? {});
+  const { project, role } = await requireProjectRole(actor, projectRefOf(await getRawInput()), meta ?? {}, (projectId) => {
+    if (ctx.audit) ctx.audit.projectId = projectId;
+  });
   return next({ ctx: { ...ctx, actor, project, role } });
 });
 
-export const projectProcedure = signedInProcedure.use(requireProjectAccess).use(idempotent);
+export const projectProcedure = signedInProcedure.use(requireProjectAccess).use(idempotent).use(writeAuditAhead);
 
 export type ProjectContext = RequestContext & { actor: SignedInActor; project: ProjectAccess['project']; role: ProjectRole };
 

@@ -9,7 +9,8 @@ import { databaseFingerprint, queryRows } from '../db';
 /**
  * Walks every operation of the generated OpenAPI document, so operations added later are covered
  * without new test code: each refused call must be refused with the right status and leave the
- * database untouched.
+ * database untouched, except that a refused write by a known caller leaves exactly one audit
+ * entry carrying its code (and a read or a 401 none).
  */
 interface Operation {
   method: string;
@@ -105,9 +106,17 @@ async function call(op: Operation, credentials: Credentials): Promise<ApiResult>
 
 async function expectRefused(op: Operation, credentials: Credentials, status: number, code: string) {
   const before = await databaseFingerprint();
+  const audited = await auditEntries();
   const res = await call(op, credentials);
   expect({ status: res.status, code: res.body && !res.body.success ? res.body.error.code : 'success' }, label(op)).toEqual({ status, code });
   expect(await databaseFingerprint(), `${label(op)} changed the database`).toEqual(before);
+  const added = (await auditEntries()).filter((entry) => !audited.some((old) => old.id === entry.id)).map((entry) => entry.outcome);
+  const recorded = op.method !== 'GET' && status !== 401;
+  expect(added, `${label(op)} audit entries`).toEqual(recorded ? [code] : []);
+}
+
+async function auditEntries(): Promise<{ id: string; outcome: string }[]> {
+  return queryRows(sql`select id, outcome from audit_entries`);
 }
 
 interface MatrixCase {
@@ -165,6 +174,11 @@ describe('authorization matrix over the OpenAPI document', () => {
       ).toHaveLength(1);
     }
     for (const op of operations.filter((o) => o.isPublic)) expect(projectScoped(op), `${label(op)} is public but project-scoped`).toBe(false);
+  });
+
+  it('covers the audit log: owners and admins, and API keys holding audit:read', () => {
+    const auditLog = operations.find((o) => label(o) === 'GET /projects/{projectId}/audit-log');
+    expect(auditLog).toMatchObject({ isPublic: false, sessionOnly: false, scopes: ['audit:read'], role: 'admin', hidesAsNotFound: false });
   });
 
   describe.each(operations.filter((o) => !o.isPublic).map((o) => [label(o), o] as const))('%s', (_name, op) => {

@@ -34,6 +34,7 @@ const apiKey = (scopes: string[], projectId = PROJECT.id): SignedInActor => ({
   kind: 'apiKey',
   userId: 'usr_1',
   keyId: 'key_1',
+  keyPrefix: 'cpk_abcdefgh',
   projectId,
   scopes,
   role: 'owner',

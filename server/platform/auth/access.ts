@@ -27,9 +27,21 @@ export type SignedInActor = Exclude<Actor, { kind: 'anonymous' } | { kind: 'inva
 
 /** The signed-in caller, or the refusal that fits: no credential, a bad one, a cross-site write, a missing scope. */
 export function requireSignedIn(ctx: RequestContext, rules: AccessRules): SignedInActor {
+  const actor = requireAuthenticated(ctx);
+  requireCallerRules(ctx, actor, rules);
+  return actor;
+}
+
+/** The caller behind a valid credential; anything else is 401 and names no one. */
+export function requireAuthenticated(ctx: RequestContext): SignedInActor {
   const { actor } = ctx;
   if (actor.kind === 'anonymous') throw new AppError('UNAUTHORIZED', 'Authentication required: send an API key or sign in');
   if (actor.kind === 'invalid') throw new AppError('UNAUTHORIZED', actor.reason);
+  return actor;
+}
+
+/** What an authenticated caller may still be refused before any project is read: a cross-site write, a key where only a session may act, a missing scope. */
+export function requireCallerRules(ctx: RequestContext, actor: SignedInActor, rules: AccessRules): void {
   if (ctx.crossSiteWrite) {
     throw new AppError('FORBIDDEN', 'Cookie-authenticated writes need a same-origin Origin header and a JSON (or, for uploads, octet-stream) body');
   }
@@ -40,7 +52,6 @@ export function requireSignedIn(ctx: RequestContext, rules: AccessRules): Signed
       throw new AppError('FORBIDDEN', `API key lacks the scope ${missingScopes(actor.scopes, required).join(', ')}`);
     }
   }
-  return actor;
 }
 
 export interface ProjectGrant {
@@ -50,9 +61,15 @@ export interface ProjectGrant {
 
 /**
  * Resolves `{projectId}` (id or slug), then checks that an API key belongs to that project, that
- * the caller is a member and that their role reaches the required one.
+ * the caller is a member and that their role reaches the required one. `onStanding` hears of the
+ * project once the caller is known to belong to it, before the role check may still refuse them.
  */
-export async function requireProjectRole(actor: SignedInActor, projectRef: string, rules: AccessRules): Promise<ProjectGrant> {
+export async function requireProjectRole(
+  actor: SignedInActor,
+  projectRef: string,
+  rules: AccessRules,
+  onStanding?: (projectId: string) => void,
+): Promise<ProjectGrant> {
   const denied = (message: string) => (rules.hideForbiddenAsNotFound ? new AppError('NOT_FOUND', 'Project not found') : new AppError('FORBIDDEN', message));
   const access = await resolveProjectAccess(actor.userId, projectRef);
   if (!access) throw new AppError('NOT_FOUND', 'Project not found');
@@ -60,6 +77,7 @@ export async function requireProjectRole(actor: SignedInActor, projectRef: strin
     throw denied('This API key belongs to another project');
   }
   if (!access.role) throw denied('You are not a member of this project');
+  onStanding?.(access.project.id);
   const required = rules.role ?? 'viewer';
   if (!roleAtLeast(access.role, required)) throw denied(`This operation needs ${ROLE_DESCRIPTION[required]}`);
   return { project: access.project, role: access.role };

@@ -16,6 +16,8 @@ export type Actor =
       kind: 'apiKey';
       userId: string;
       keyId: string;
+      /** The key's visible first characters, so records can name the key without holding it. */
+      keyPrefix: string;
       projectId: string;
       scopes: string[];
       /** The creator's current role in the key's project; null once they have left it. */
@@ -57,6 +59,7 @@ async function resolveApiKey(key: string, now: Date): Promise<Actor> {
     kind: 'apiKey',
     userId: row.userId,
     keyId: row.id,
+    keyPrefix: row.prefix,
     projectId: row.projectId,
     scopes: row.scopes,
     role: row.role,
@@ -94,6 +97,7 @@ function buildApiKeyLookup(db: Db) {
   return db
     .select({
       id: apiKeys.id,
+      prefix: apiKeys.prefix,
       projectId: apiKeys.projectId,
       userId: apiKeys.createdByUserId,
       scopes: apiKeys.scopes,

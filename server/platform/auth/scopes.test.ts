@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ALL_SCOPES, hasScopes, missingScopes, SCOPE_RESOURCES, scopeSchema, type Scope } from './scopes';
+import { ALL_SCOPES, hasScopes, missingScopes, SCOPE_RESOURCES, scopeDirections, scopeSchema, type Scope } from './scopes';
 
 // Written out by hand rather than derived from SCOPE_RESOURCES: a resource dropped or renamed in the
 // catalogue would make every existing key that holds its scopes fail validation on update.
@@ -21,18 +21,23 @@ const CATALOGUE = [
   'apps',
   'integrations',
   'notifications',
+  'audit',
 ];
+const READ_ONLY = ['audit'];
+const CATALOGUE_SCOPES = CATALOGUE.flatMap((r) => (READ_ONLY.includes(r) ? [`${r}:read`] : [`${r}:read`, `${r}:write`]));
 
 const unknownScopeMessage = (input: string) => `Unknown scope ${input}; allowed scopes are <resource>:read or <resource>:write`;
 
 describe('scope catalogue', () => {
-  it('offers a read and a write scope for every resource, read first, in catalogue order', () => {
+  it('offers a read and a write scope for every resource, read first, in catalogue order; only read for the audit log', () => {
     expect(SCOPE_RESOURCES).toEqual(CATALOGUE);
-    expect(ALL_SCOPES).toEqual(CATALOGUE.flatMap((r) => [`${r}:read`, `${r}:write`]));
-    expect(ALL_SCOPES).toHaveLength(34);
+    expect(ALL_SCOPES).toEqual(CATALOGUE_SCOPES);
+    expect(ALL_SCOPES).toHaveLength(35);
+    expect(scopeDirections('audit')).toEqual(['read']);
+    expect(scopeDirections('servers')).toEqual(['read', 'write']);
   });
 
-  it.each(CATALOGUE.flatMap((r) => [`${r}:read`, `${r}:write`]))('accepts %s when a key is created', (scope) => {
+  it.each(CATALOGUE_SCOPES)('accepts %s when a key is created', (scope) => {
     expect(scopeSchema.parse(scope)).toBe(scope);
   });
 
@@ -44,6 +49,7 @@ describe('scope catalogue', () => {
     ['the empty string', ''],
     ['different case', 'Projects:read'],
     ['surrounding spaces', ' projects:read'],
+    ['a write scope of a read-only resource', 'audit:write'],
   ])('refuses %s and says which value and which form is allowed', (_label, input) => {
     const result = scopeSchema.safeParse(input);
     expect(result.success).toBe(false);

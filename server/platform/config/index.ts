@@ -90,6 +90,12 @@ const envSchema = z
       .min(1)
       .max(24 * 30)
       .default(24),
+    AUDIT_RETENTION_DAYS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(10 * 365)
+      .default(400),
     INFRA_PROVIDER: z.enum(['simulator', 'droplets']).default('simulator'),
     INFRA_API_URL: z
       .url({ protocol: /^https?$/, message: 'INFRA_API_URL must be an http:// or https:// URL' })

@@ -1,3 +1,4 @@
+import { markInterruptedAuditEntries, purgeExpiredAuditEntries } from '../audit';
 import { purgeExpiredIdempotencyKeys } from '../idempotency';
 import { getLogger } from '../logger';
 import { purgeExpiredRateLimits } from '../rateLimit';
@@ -5,6 +6,8 @@ import type { JobDefinition } from './runner';
 
 export const PURGE_RATE_LIMITS = 'platform.purge-rate-limits';
 export const PURGE_IDEMPOTENCY_KEYS = 'platform.purge-idempotency-keys';
+export const MARK_INTERRUPTED_AUDIT_ENTRIES = 'platform.mark-interrupted-audit-entries';
+export const PURGE_AUDIT_ENTRIES = 'platform.purge-audit-entries';
 
 /** The platform's own periodic work; each domain lists its jobs in its manifest. */
 export const platformJobs: JobDefinition[] = [
@@ -22,6 +25,22 @@ export const platformJobs: JobDefinition[] = [
     handler: async () => {
       const idempotencyKeys = await purgeExpiredIdempotencyKeys();
       getLogger().info({ idempotencyKeys }, 'expired idempotency records purged');
+    },
+  },
+  {
+    name: MARK_INTERRUPTED_AUDIT_ENTRIES,
+    cron: '*/5 * * * *',
+    handler: async () => {
+      const interrupted = await markInterruptedAuditEntries();
+      if (interrupted > 0) getLogger().warn({ interrupted }, 'audit entries of mutations whose process ended marked interrupted');
+    },
+  },
+  {
+    name: PURGE_AUDIT_ENTRIES,
+    cron: '30 3 * * *',
+    handler: async () => {
+      const auditEntries = await purgeExpiredAuditEntries();
+      getLogger().info({ auditEntries }, 'audit entries past their retention purged');
     },
   },
 ];
