@@ -120,13 +120,17 @@ describe('dunning', () => {
   });
 
   it('suspends the project once the grace period has passed, stopping every registered domain, once', async () => {
-    const { projectId } = await projectWithFailedInvoice();
+    const { owner, projectId } = await projectWithFailedInvoice();
+    const overview = async () =>
+      (await api<{ suspendedAt: string | null; suspendsAt: string | null }>('GET', `/v1/projects/${projectId}/billing`, { cookie: owner.cookie })).data;
     await runDunning(new Date(after(7).getTime() - 1));
     expect(await projectState(projectId)).toEqual({ blocked: true, suspendedAt: null });
+    expect(await overview()).toEqual(expect.objectContaining({ suspendedAt: null, suspendsAt: after(7).toISOString() }));
     expect(widgets.suspended.has(projectId)).toBe(false);
 
     expect((await runDunning(after(7))).suspended).toBeGreaterThanOrEqual(1);
     expect(await projectState(projectId)).toEqual({ blocked: true, suspendedAt: after(7).toISOString() });
+    expect(await overview()).toEqual(expect.objectContaining({ suspendedAt: after(7).toISOString(), suspendsAt: null }));
     expect(widgets.suspended.has(projectId)).toBe(true);
     expect(await runDunning(after(8))).toMatchObject({ suspended: 0 });
     expect((await eventTypes(projectId)).filter((type) => type === 'billing.project_suspended')).toHaveLength(1);
