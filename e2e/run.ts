@@ -47,7 +47,12 @@ async function main(): Promise<number> {
     server = startServer(port, baseUrl, dataDir, database?.url);
     console.log(`e2e: server starting on ${baseUrl} (${database ? 'PostgreSQL' : 'embedded PGlite'}), log in ${path.relative(ROOT, SERVER_LOG)}`);
     await waitForHealth(baseUrl, server);
-    const status = await run('npx', ['playwright', 'test', ...process.argv.slice(2)], { ...process.env, E2E_BASE_URL: baseUrl });
+    // Journeys that need time to pass (billing's month close and dunning) move the clock in the app's database when it is PostgreSQL.
+    const status = await run('npx', ['playwright', 'test', ...process.argv.slice(2)], {
+      ...process.env,
+      E2E_BASE_URL: baseUrl,
+      E2E_APP_DATABASE_URL: database?.url ?? '',
+    });
     if (status !== 0) printServerLogTail();
     return status;
   } catch (err) {

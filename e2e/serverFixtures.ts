@@ -27,10 +27,11 @@ export function newEd25519PublicKey(comment: string): OpenSshPublicKey {
  * Writes through the REST API with the page's session cookie. The server checks the Origin of
  * cookie-authenticated writes, which a request made outside the page does not send by itself.
  */
-async function apiWrite(page: Page, method: 'post' | 'delete', path: string, data?: unknown): Promise<unknown> {
+export async function apiWrite(page: Page, method: 'post' | 'delete', path: string, data?: unknown): Promise<unknown> {
   const origin = new URL(page.url()).origin;
   const res = await page.request[method](path, { data, headers: { Origin: origin } });
   expect(res.ok(), `${method.toUpperCase()} ${path}: ${res.status()} ${await res.text()}`).toBe(true);
+  if (res.status() === 204) return null;
   return ((await res.json()) as { data: unknown }).data;
 }
 

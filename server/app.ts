@@ -1,4 +1,5 @@
 import type { AnyProcedure, AnyRouter } from '@trpc/server';
+import { registerSuspensionHook } from './billing/suspension';
 import { registerResourceCounter } from './platform/counters';
 import type { DomainManifest, PanelArea } from './platform/domain';
 import { configureEventTypes } from './platform/events';
@@ -54,4 +55,5 @@ configureJobs(JOBS);
 configureEventTypes(DOMAINS.flatMap((d: DomainManifest) => d.events ?? []));
 for (const domain of DOMAINS as readonly DomainManifest[]) {
   for (const counter of domain.counters ?? []) registerResourceCounter(counter);
+  if (domain.suspension) registerSuspensionHook(domain.suspension);
 }

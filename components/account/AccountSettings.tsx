@@ -4,6 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import type { FormEvent } from 'react';
 import { accountNameForm, changePasswordForm } from '../auth/schemas';
+import { AccountInvoicesCard } from '../billing/AccountInvoicesCard';
 import { formatDate } from '../format';
 import { signInWithPassword } from '../auth/signInWithPassword';
 import { useZodForm } from '../forms/useZodForm';
@@ -22,11 +23,12 @@ export function AccountSettings() {
   const account = useSignedInAccount();
   return (
     <main className="page page-narrow" style={{ maxWidth: 760 }}>
-      <PageHeader title="Account" description="Your profile and sign-in details. They apply to every project you belong to." />
+      <PageHeader title="Account" description="Your profile, sign-in details and billing history. They apply to every project you belong to." />
       <div className="stack-lg">
         <ProfileCard account={account} />
         <EmailCard account={account} />
         <PasswordCard account={account} />
+        <AccountInvoicesCard />
       </div>
     </main>
   );

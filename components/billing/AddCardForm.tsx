@@ -83,17 +83,9 @@ function caretAfterDigits(formatted: string, digits: number): number {
   return formatted.length;
 }
 
-/** The card entry of the Billing page: the local form, or why there is none for this caller or mode. */
+/** The card entry of the Billing page: the local form, or why there is none in this mode. Only the biller adds cards. */
 export function AddCardCard({ projectId, overview, isBiller }: { projectId: string; overview: BillingOverview; isBiller: boolean }) {
-  if (!isBiller) {
-    return (
-      <Card title="Add a card">
-        <Alert tone="info" title={`Only ${overview.biller.name} can manage cards`}>
-          They hold billing for this project and the cards on file are theirs. An owner can hand billing to another owner or admin.
-        </Alert>
-      </Card>
-    );
-  }
+  if (!isBiller) return null;
   if (overview.provider === 'stripe') {
     if (overview.publishableKey) return <ProcessorCardForm projectId={projectId} publishableKey={overview.publishableKey} />;
     return (

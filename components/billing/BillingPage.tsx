@@ -15,6 +15,7 @@ import { BlockedBanner } from './BlockedBanner';
 import { ChargeHistoryCard } from './ChargeHistoryCard';
 import { InvoicesCard } from './InvoicesCard';
 import { PaymentMethodsCard } from './PaymentMethodsCard';
+import { PendingTransferCard } from './PendingTransferCard';
 import { TransferBillingCard } from './TransferBillingCard';
 
 export function BillingPage() {
@@ -56,9 +57,11 @@ function BillingSections({ project }: { project: Project }) {
 
   const billing = overview.data;
   const isBiller = billing ? billing.biller.id === me.id : false;
+  const mayOfferBilling = billing ? !billing.pendingTransfer && (isBiller || project.role === 'owner') : false;
   return (
     <div className="stack-lg">
-      {billing?.blockedAt ? <BlockedBanner projectId={project.id} overview={billing} /> : null}
+      {billing?.blockedAt || billing?.suspendedAt ? <BlockedBanner projectId={project.id} overview={billing} isBiller={isBiller} /> : null}
+      {billing ? <PendingTransferCard project={project} overview={billing} myUserId={me.id} /> : null}
       {billing ? <BillingSummary projectId={project.id} overview={billing} isBiller={isBiller} /> : <BillingSummarySkeleton />}
       <PaymentMethodsCard projectId={project.id} overview={billing} isBiller={isBiller} />
       {billing ? <AddCardCard projectId={project.id} overview={billing} isBiller={isBiller} /> : null}
@@ -69,7 +72,7 @@ function BillingSections({ project }: { project: Project }) {
         description="The last five months and the month in progress, by category."
         currency={billing?.currency}
       />
-      {billing && project.role === 'owner' ? <TransferBillingCard projectId={project.id} overview={billing} /> : null}
+      {billing && mayOfferBilling ? <TransferBillingCard projectId={project.id} overview={billing} /> : null}
     </div>
   );
 }

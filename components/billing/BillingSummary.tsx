@@ -48,6 +48,11 @@ export function BillingSummary({ projectId, overview, isBiller }: { projectId: s
                     {isCardExpired(card) ? <Badge tone="danger">Expired {cardExpiry(card)}</Badge> : `Expires ${cardExpiry(card)}`}
                   </span>
                 </>
+              ) : overview.billerHasPaymentMethod ? (
+                <>
+                  <span className={styles.summaryValue}>On file</span>
+                  <span className={styles.summarySub}>Only {overview.biller.name} sees its details.</span>
+                </>
               ) : (
                 <>
                   <span className={styles.summaryValue}>No card</span>

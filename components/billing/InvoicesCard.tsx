@@ -54,7 +54,15 @@ export function InvoicesCard({ projectId, overview }: { projectId: string; overv
         </button>
       ),
     },
-    { header: 'Status', cell: (invoice) => <InvoiceStatusBadge status={invoice.status} /> },
+    {
+      header: 'Status',
+      cell: (invoice) => (
+        <div>
+          <InvoiceStatusBadge status={invoice.status} />
+          {invoice.status === 'failed' && invoice.nextAttemptAt ? <div className="cell-sub">Next retry {formatDate(invoice.nextAttemptAt)}</div> : null}
+        </div>
+      ),
+    },
     { header: 'Total', cell: (invoice) => <span className={styles.figure}>{formatMinorUnits(invoice.total, invoice.currency)}</span> },
     {
       header: 'Paid',
@@ -108,6 +116,8 @@ function InvoiceDialog({
   }
 
   const card = overview?.defaultPaymentMethod ?? null;
+  const payable = overview?.billerHasPaymentMethod ?? false;
+  const charges = card ? `Charges ${cardLabel(card)}` : overview ? `Charges ${overview.biller.name}'s default card` : undefined;
   return (
     <Dialog
       open={invoiceId !== null}
@@ -124,8 +134,8 @@ function InvoiceDialog({
               variant="primary"
               onClick={() => payment.pay(data.id)}
               loading={payment.pending}
-              disabled={!card}
-              title={card ? `Charges ${cardLabel(card)}` : 'Add a card first'}
+              disabled={!payable}
+              title={payable ? charges : 'The member who holds billing must add a card first'}
             >
               Pay now
             </Button>
@@ -162,7 +172,7 @@ function InvoiceState({ invoice }: { invoice: InvoiceWithLines }) {
       {invoice.status === 'paid' && invoice.paidAt
         ? `Paid on ${formatDate(invoice.paidAt)}`
         : invoice.status === 'failed'
-          ? `The charge failed${invoice.failureCode ? ` (${invoice.failureCode.replace(/_/g, ' ')})` : ''}`
+          ? `The charge failed${invoice.failureCode ? ` (${invoice.failureCode.replace(/_/g, ' ')})` : ''}${invoice.nextAttemptAt ? `; retried automatically on ${formatDate(invoice.nextAttemptAt)}` : ''}`
           : `Issued ${formatDate(invoice.createdAt)}, not charged yet`}
     </span>
   );

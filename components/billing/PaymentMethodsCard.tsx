@@ -18,11 +18,31 @@ import type { BillingOverview, SavedCard } from './types';
 import { useBillingRefresh } from './useBillingRefresh';
 import styles from './billing.module.css';
 
+/** The biller's saved cards. They are the biller's own: anyone else is told only whether one is on file. */
 export function PaymentMethodsCard({ projectId, overview, isBiller }: { projectId: string; overview: BillingOverview | undefined; isBiller: boolean }) {
+  if (overview && !isBiller) return <SomeoneElsesCards overview={overview} />;
+  return <BillersCards projectId={projectId} overview={overview} />;
+}
+
+function SomeoneElsesCards({ overview }: { overview: BillingOverview }) {
+  const name = overview.biller.name;
+  return (
+    <Card title="Payment methods" aria-label="Payment methods" description={`The cards of ${name}, who holds billing.`}>
+      <EmptyState
+        icon="creditCard"
+        title={overview.billerHasPaymentMethod ? `${name} has a default card on file` : `${name} has not saved a card yet`}
+        description={`Cards are personal: only ${name} can see, add or remove them. ${overview.billerHasPaymentMethod ? 'Invoices and new resources are charged to it.' : 'Paid resources need one.'} An owner or ${name} can offer billing to another owner or admin, who takes it over by accepting.`}
+      />
+    </Card>
+  );
+}
+
+function BillersCards({ projectId, overview }: { projectId: string; overview: BillingOverview | undefined }) {
   const trpc = useTRPC();
   const toast = useToast();
   const refresh = useBillingRefresh(projectId);
-  const cards = useQuery(trpc.billing.listPaymentMethods.queryOptions({ projectId }));
+  // Only once the overview says the caller holds billing: anyone else is refused the list.
+  const cards = useQuery(trpc.billing.listPaymentMethods.queryOptions({ projectId }, { enabled: overview !== undefined }));
   const makeDefault = useMutation(trpc.billing.setDefaultPaymentMethod.mutationOptions());
   const [removing, setRemoving] = useState<SavedCard | null>(null);
 
@@ -60,25 +80,24 @@ export function PaymentMethodsCard({ projectId, overview, isBiller }: { projectI
     {
       header: <span className="visually-hidden">Actions</span>,
       className: 'cell-actions',
-      cell: (card) =>
-        isBiller ? (
-          <div className={styles.cardActions}>
-            {card.isDefault ? null : (
-              <Button
-                size="sm"
-                variant="ghost"
-                onClick={() => setDefault(card)}
-                disabled={makeDefault.isPending}
-                aria-label={`Make ${cardLabel(card)} the default`}
-              >
-                Make default
-              </Button>
-            )}
-            <Button size="sm" variant="danger-ghost" onClick={() => setRemoving(card)} aria-label={`Remove ${cardLabel(card)}`}>
-              Remove
+      cell: (card) => (
+        <div className={styles.cardActions}>
+          {card.isDefault ? null : (
+            <Button
+              size="sm"
+              variant="ghost"
+              onClick={() => setDefault(card)}
+              disabled={makeDefault.isPending}
+              aria-label={`Make ${cardLabel(card)} the default`}
+            >
+              Make default
             </Button>
-          </div>
-        ) : null,
+          )}
+          <Button size="sm" variant="danger-ghost" onClick={() => setRemoving(card)} aria-label={`Remove ${cardLabel(card)}`}>
+            Remove
+          </Button>
+        </div>
+      ),
     },
   ];
 
@@ -90,7 +109,7 @@ export function PaymentMethodsCard({ projectId, overview, isBiller }: { projectI
         aria-label="Payment methods"
         description={
           overview
-            ? `Cards saved by ${isBiller ? 'you' : overview.biller.name}, who holds billing. The default card pays invoices and new resources.`
+            ? 'Your cards: you hold billing. The default card pays invoices and new resources. Nobody else in the project sees them.'
             : 'The cards of the member who holds billing.'
         }
       >
@@ -99,17 +118,7 @@ export function PaymentMethodsCard({ projectId, overview, isBiller }: { projectI
           query={cards}
           columns={columns}
           rowKey={(card) => card.id}
-          empty={
-            <EmptyState
-              icon="creditCard"
-              title="No cards saved"
-              description={
-                isBiller || !overview
-                  ? 'Add a card below. The first card becomes the default.'
-                  : `${overview.biller.name} holds billing and has not saved a card yet.`
-              }
-            />
-          }
+          empty={<EmptyState icon="creditCard" title="No cards saved" description="Add a card below. The first card becomes the default." />}
         />
       </Card>
       <RemoveCardDialog projectId={projectId} card={removing} onClose={() => setRemoving(null)} />

@@ -16,7 +16,10 @@ import type { BillingOverview } from './types';
 import { useBillingRefresh } from './useBillingRefresh';
 import styles from './billing.module.css';
 
-/** Owners only: the server refuses everyone else, and a new biller must be an owner or admin. */
+/**
+ * Owners and the biller offer billing to another owner or admin; it moves only once they accept,
+ * so a card is never put to work without its holder's consent.
+ */
 export function TransferBillingCard({ projectId, overview }: { projectId: string; overview: BillingOverview }) {
   const trpc = useTRPC();
   const toast = useToast();
@@ -38,7 +41,7 @@ export function TransferBillingCard({ projectId, overview }: { projectId: string
       { projectId, userId: selected },
       {
         onSuccess: async (updated) => {
-          toast.success(`${updated.biller.name} now holds billing; their default card pays from now on`);
+          toast.success(`Billing offered to ${updated.pendingTransfer?.to.name ?? 'the member'}; it moves when they accept`);
           await refresh();
         },
       },
@@ -48,8 +51,8 @@ export function TransferBillingCard({ projectId, overview }: { projectId: string
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Transfer billing">
       <Card
-        title="Transfer billing"
-        description={`${overview.biller.name} holds billing now. The new biller's default card pays from the moment billing moves; they must be an owner or admin.`}
+        title="Hand billing to another member"
+        description={`${overview.biller.name} holds billing now. The member you choose is asked first: billing moves, and their default card starts paying, only once they accept. They must be an owner or admin.`}
       >
         <DataList
           label="Members"
@@ -61,18 +64,18 @@ export function TransferBillingCard({ projectId, overview }: { projectId: string
             <div className="form">
               <div className={styles.transferRow}>
                 <Select
-                  label="New biller"
+                  label="Member"
                   name="userId"
                   value={selected}
                   onChange={(event) => setChosen(event.target.value)}
                   options={items.map((member) => ({ value: member.userId, label: `${member.name} (${ROLE_LABELS[member.role]}) · ${member.email}` }))}
                 />
                 <SubmitButton variant="primary" loading={transfer.isPending}>
-                  Make biller
+                  Offer billing
                 </SubmitButton>
               </div>
               {transfer.isError ? (
-                <Alert tone="danger" title="Billing was not transferred">
+                <Alert tone="danger" title="Billing was not offered">
                   {errorMessage(transfer.error)}
                 </Alert>
               ) : null}

@@ -7,4 +7,5 @@ export type BillingOverview = BillingOutputs['overview'];
 export type SavedCard = BillingOutputs['listPaymentMethods'][number];
 export type Invoice = BillingOutputs['listInvoices'][number];
 export type InvoiceWithLines = BillingOutputs['getInvoice'];
+export type AccountInvoice = BillingOutputs['accountInvoices'][number];
 export type ChargeMonth = inferRouterOutputs<AppRouter>['projects']['stats']['resourceHistory'][number];

@@ -5,7 +5,7 @@ import type { inferRouterOutputs } from '@trpc/server';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import type { AppRouter } from '@/server/app';
-import { PROJECT_ROLES } from '@/server/platform/auth/roles';
+import { PROJECT_ROLES, roleAtLeast } from '@/server/platform/auth/roles';
 import { formatDate, initials, ROLE_LABELS } from '../format';
 import { hasRole, useProject, type Project } from '../projects/ProjectContext';
 import { useSignedInAccount } from '../shell/SignedInAccount';
@@ -49,8 +49,9 @@ export function MembersPage() {
 /** Which roles the signed-in user may give this member; an empty list means the role is not theirs to change. */
 function assignableRoles(project: Project, member: Member, isSelf: boolean): readonly Role[] {
   if (isSelf || !hasRole(project, 'admin')) return [];
-  if (project.role === 'owner') return PROJECT_ROLES;
-  return member.role === 'owner' ? [] : PROJECT_ROLES.filter((role) => role !== 'owner');
+  const grantable = project.role === 'owner' ? PROJECT_ROLES : member.role === 'owner' ? [] : PROJECT_ROLES.filter((role) => role !== 'owner');
+  // The server keeps the biller at admin or above until billing has been handed on.
+  return member.isBiller ? grantable.filter((role) => roleAtLeast(role, 'admin')) : grantable;
 }
 
 function MemberList({ project }: { project: Project }) {

@@ -2,8 +2,8 @@
 
 import Link from 'next/link';
 import { ChargeHistoryCard } from '../billing/ChargeHistoryCard';
+import { ProjectBillingAlert } from '../billing/ProjectBillingAlert';
 import { formatDate, ROLE_LABELS } from '../format';
-import { Alert } from '../ui/Alert';
 import { Badge } from '../ui/Badge';
 import { ButtonLink } from '../ui/Button';
 import { Card } from '../ui/Card';
@@ -42,11 +42,7 @@ export function ProjectOverview() {
         }
       />
       <div className="stack-lg">
-        {project.blockedAt ? (
-          <Alert tone="danger" title="This project is blocked">
-            {project.blockedReason ?? 'Contact support to unblock it.'} Since {formatDate(project.blockedAt)}.
-          </Alert>
-        ) : null}
+        <ProjectBillingAlert project={project} />
         <section aria-label="Resources" className="stat-grid">
           {COUNTERS.map((counter) => (
             <Link key={counter.key} href={projectPath(project.id, counter.segment)} className="card stat">

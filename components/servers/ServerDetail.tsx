@@ -5,7 +5,8 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import type { PowerAction } from '@/server/providers/infra/types';
-import { POWER_ACTION_FITS, renameServerInput } from '@/server/domains/servers/schema';
+import { POWER_ACTION_FITS, POWER_ACTION_RESULT, renameServerInput } from '@/server/domains/servers/schema';
+import { ProjectBillingAlert } from '../billing/ProjectBillingAlert';
 import { useZodForm } from '../forms/useZodForm';
 import { LoadFailed } from '../ui/LoadFailed';
 import { formatDate, formatDateTime } from '../format';
@@ -14,6 +15,7 @@ import { hasRole, useProject } from '../projects/ProjectContext';
 import { appErrorOf, errorMessage } from '../trpc/errors';
 import { useTRPC } from '../trpc/TrpcProvider';
 import { Alert } from '../ui/Alert';
+import { Badge } from '../ui/Badge';
 import { Button, ButtonLink } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { CopyButton } from '../ui/CopyButton';
@@ -96,11 +98,13 @@ function ServerView({ server }: { server: ServerWithKeys }) {
           <span className={styles.titleRow}>
             {server.name}
             <StatusBadge status={server.status} />
+            {server.suspendedAt ? <Badge tone="danger">Suspended</Badge> : null}
           </span>
         }
         description={`LAMP server in ${regionName(server.region, regions.data)}, created ${formatDate(server.createdAt)}.`}
       />
       <div className="stack-lg">
+        <ProjectBillingAlert project={project} />
         <div className={styles.detailGrid}>
           <ConnectCard server={server} />
           <PowerCard server={server} canManage={canManage} />
@@ -193,6 +197,7 @@ function PowerCard({ server, canManage }: { server: ServerWithKeys; canManage: b
   const queryClient = useQueryClient();
   const perform = useMutation(trpc.servers.action.mutationOptions());
   const provisioning = server.status === 'PROVISIONING';
+  const suspended = project.suspendedAt !== null;
 
   async function run(action: PowerAction, label: string) {
     try {
@@ -209,7 +214,7 @@ function PowerCard({ server, canManage }: { server: ServerWithKeys; canManage: b
     <Card title="Power" description={provisioning ? 'Being applied: first boot or a power action. The buttons return when the server has settled.' : undefined}>
       <div className={styles.powerButtons}>
         {POWER_BUTTONS.map(({ action, label, hint }) => {
-          const fits = !provisioning && POWER_ACTION_FITS[action].includes(server.status);
+          const fits = !provisioning && POWER_ACTION_FITS[action].includes(server.status) && !(suspended && POWER_ACTION_RESULT[action] === 'RUNNING');
           return (
             <Button
               key={action}
@@ -232,11 +237,13 @@ function PowerCard({ server, canManage }: { server: ServerWithKeys; canManage: b
       <p className={styles.powerHint}>
         {!canManage
           ? 'Members of the project can power the server on and off.'
-          : server.status === 'RUNNING'
-            ? 'Shutdown and Reboot ask the operating system; Power off and Power cycle cut the power.'
-            : server.status === 'OFF'
-              ? 'The server is off. It is still billed until it is deleted.'
-              : 'Status is checked every few seconds.'}
+          : suspended
+            ? 'The project is suspended for an unpaid invoice: the server stays off until the invoice is paid, then it is powered back on.'
+            : server.status === 'RUNNING'
+              ? 'Shutdown and Reboot ask the operating system; Power off and Power cycle cut the power.'
+              : server.status === 'OFF'
+                ? 'The server is off. It is still billed until it is deleted.'
+                : 'Status is checked every few seconds.'}
       </p>
     </Card>
   );

@@ -2,11 +2,13 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { formatDateTime, formatRelative } from '../format';
+import { ProjectBillingAlert } from '../billing/ProjectBillingAlert';
+import { formatDate, formatDateTime, formatRelative } from '../format';
 import { projectPath } from '../projects/areas';
 import { hasRole, useProject } from '../projects/ProjectContext';
 import { useTRPC } from '../trpc/TrpcProvider';
 import { Alert } from '../ui/Alert';
+import { Badge } from '../ui/Badge';
 import { ButtonLink } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { CopyButton } from '../ui/CopyButton';
@@ -46,7 +48,19 @@ export function ServersPage({ created }: { created?: string }) {
         </div>
       ),
     },
-    { header: 'Status', cell: (server) => <StatusBadge status={server.status} /> },
+    {
+      header: 'Status',
+      cell: (server) => (
+        <div className={styles.statusCell}>
+          <StatusBadge status={server.status} />
+          {server.suspendedAt ? (
+            <Badge tone="danger" title={`Powered off on ${formatDate(server.suspendedAt)} for an unpaid invoice`}>
+              Suspended
+            </Badge>
+          ) : null}
+        </div>
+      ),
+    },
     {
       header: 'Region',
       className: 'hide-xs',
@@ -104,6 +118,7 @@ export function ServersPage({ created }: { created?: string }) {
         }
       />
       <div className="stack-lg">
+        <ProjectBillingAlert project={project} />
         {created ? (
           <Alert tone="success" title={`Server ${created} is being created`}>
             It was charged and is booting; its status turns Running within a minute or two.{' '}

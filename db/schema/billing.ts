@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { users } from './accounts';
 import { projects } from './projects';
 
 export const chargeCategory = pgEnum('charge_category', [
@@ -112,14 +113,18 @@ export const creditEntries = pgTable(
 
 export const invoiceStatus = pgEnum('invoice_status', ['open', 'paid', 'failed']);
 
-/** The invoice of a month's close: every active item billed in full for the month that starts. */
+/**
+ * The invoice of a month's close: every active item billed in full for the month that starts.
+ * Invoices are never deleted: a project with unpaid ones cannot be deleted, and deleting one whose
+ * invoices are all paid keeps them (project id null) in the billing history of who paid them.
+ */
 export const invoices = pgTable(
   'invoices',
   {
     id: text('id').primaryKey(),
-    projectId: text('project_id')
-      .notNull()
-      .references(() => projects.id, { onDelete: 'cascade' }),
+    projectId: text('project_id').references(() => projects.id, { onDelete: 'set null' }),
+    /** The project's name when the invoice was issued; what names it once the project is gone. */
+    projectName: text('project_name').notNull(),
     period: text('period').notNull(),
     status: invoiceStatus('status').notNull().default('open'),
     subtotal: integer('subtotal').notNull(),
@@ -130,10 +135,22 @@ export const invoices = pgTable(
     processorChargeId: text('processor_charge_id'),
     failureCode: text('failure_code'),
     attempts: integer('attempts').notNull().default(0),
+    /** When a charge of the invoice first failed: dunning's retries and grace period count from here. */
+    firstFailedAt: timestamp('first_failed_at', { withTimezone: true, mode: 'date' }),
+    /** When dunning charges the failed invoice again; null once paid or when no retry is left. */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     paidAt: timestamp('paid_at', { withTimezone: true, mode: 'date' }),
+    /** The biller whose card paid it: the account's billing history lists it, even after the project is deleted. */
+    paidByUserId: text('paid_by_user_id').references(() => users.id),
   },
-  (t) => [uniqueIndex('invoices_project_period_key').on(t.projectId, t.period)],
+  (t) => [
+    uniqueIndex('invoices_project_period_key').on(t.projectId, t.period),
+    index('invoices_next_attempt_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'failed'`),
+    index('invoices_paid_by_idx').on(t.paidByUserId, t.paidAt),
+  ],
 );
 
 export const invoiceLines = pgTable(
@@ -149,4 +166,44 @@ export const invoiceLines = pgTable(
     amount: integer('amount').notNull(),
   },
   (t) => [index('invoice_lines_invoice_idx').on(t.invoiceId)],
+);
+
+/** An offer is pending until the member it names accepts or declines it, its proposer cancels it, or it expires. */
+export const BILLER_TRANSFER_STATUSES = ['pending', 'accepted', 'declined', 'cancelled', 'expired'] as const;
+export type BillerTransferStatus = (typeof BILLER_TRANSFER_STATUSES)[number];
+
+export const billerTransferStatus = pgEnum('biller_transfer_status', BILLER_TRANSFER_STATUSES);
+
+/**
+ * An offer to move a project's billing onto another member's card. Billing moves only when that
+ * member accepts; one offer per project is pending at a time (a pending row past `expiresAt` counts
+ * as expired and is closed before the next offer is made).
+ */
+export const billerTransfers = pgTable(
+  'biller_transfers',
+  {
+    id: text('id').primaryKey(),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    /** The biller when the offer was made. */
+    fromUserId: text('from_user_id')
+      .notNull()
+      .references(() => users.id),
+    toUserId: text('to_user_id')
+      .notNull()
+      .references(() => users.id),
+    proposedByUserId: text('proposed_by_user_id')
+      .notNull()
+      .references(() => users.id),
+    status: billerTransferStatus('status').notNull().default('pending'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('biller_transfers_pending_project_key')
+      .on(t.projectId)
+      .where(sql`${t.status} = 'pending'`),
+  ],
 );

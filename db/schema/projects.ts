@@ -19,6 +19,8 @@ export const projects = pgTable(
       .references(() => users.id),
     blockedAt: timestamp('blocked_at', { withTimezone: true, mode: 'date' }),
     blockedReason: text('blocked_reason'),
+    /** Set when an invoice stayed unpaid past the grace period: paid resources are stopped until it is paid. */
+    suspendedAt: timestamp('suspended_at', { withTimezone: true, mode: 'date' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },

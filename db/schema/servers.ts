@@ -49,6 +49,8 @@ export const servers = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     /** Set by the first delete call; the server stays listed until the machine is gone upstream. */
     deleteRequestedAt: timestamp('delete_requested_at', { withTimezone: true, mode: 'date' }),
+    /** Set when a billing suspension powered the server off; it is powered back on once the suspension is lifted. */
+    suspendedAt: timestamp('suspended_at', { withTimezone: true, mode: 'date' }),
     terminatedAt: timestamp('terminated_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [

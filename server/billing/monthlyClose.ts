@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, lt, ne, sql } from 'drizzle-orm';
 import { getDb, type DbOrTx } from '../../db';
 import { isUniqueViolation } from '../../db/errors';
 import { billingItems, creditEntries, invoiceLines, invoices, projects } from '../../db/schema';
@@ -9,11 +9,17 @@ import { emit } from '../platform/events';
 import { getLogger } from '../platform/logger';
 import { getPaymentsProvider } from '../providers/payments';
 import { creditBalance, loadPayer, taxRateFor } from './account';
+import { nextDunningAttempt, type DunningPolicy } from './dunningSchedule';
 import { billingPeriodOf, monthKeyOf } from './period';
 import { taxOn } from './preview';
 import { recordCharge } from './purchases';
+import { restartResumedResources } from './suspension';
 
 type InvoiceRow = typeof invoices.$inferSelect;
+/** An invoice of a live project (only a deleted project's invoices have no project, and those are all paid). */
+export type ProjectInvoice = InvoiceRow & { projectId: string };
+
+type Outcome = { paid: true; chargeId: string | null; paidByUserId: string } | { paid: false; failureCode: string };
 
 /**
  * The close of the month that ends at `now`'s month start: every item active at that moment is
@@ -39,36 +45,50 @@ export async function closeMonthForAllProjects(now = new Date()): Promise<{ invo
   return { invoiced };
 }
 
-export async function closeMonthForProject(projectId: string, now = new Date()): Promise<InvoiceRow | null> {
+export async function closeMonthForProject(projectId: string, now = new Date()): Promise<ProjectInvoice | null> {
   const invoice = await openInvoice(projectId, now);
   if (!invoice || invoice.status !== 'open') return invoice;
-  return collectInvoice(invoice, `invoice:${invoice.id}`);
+  return collectInvoice(invoice, `invoice:${invoice.id}`, now);
 }
 
 /**
  * Charges a failed invoice again with the biller's current default card; paying it unblocks the
  * project. Only a failed invoice: an open one is being collected by the close under its own key, and
  * a second key would charge it twice. Each attempt has its own key, so a repeated request within
- * one attempt charges once.
+ * one attempt charges once. The panel's retry and dunning's scheduled ones both come here.
  */
-export async function retryInvoice(projectId: string, invoiceId: string): Promise<InvoiceRow> {
+export async function retryInvoice(projectId: string, invoiceId: string, now = new Date()): Promise<ProjectInvoice> {
   const invoice = await findProjectInvoice(await getDb(), projectId, invoiceId);
   if (invoice.status === 'paid') throw new AppError('CONFLICT', 'This invoice is already paid');
   if (invoice.status !== 'failed') throw new AppError('CONFLICT', 'This invoice is still being collected; it can be paid here once a charge has failed');
-  return collectInvoice(invoice, `invoice:${invoice.id}:attempt:${invoice.attempts + 1}`);
+  return collectInvoice(invoice, `invoice:${invoice.id}:attempt:${invoice.attempts + 1}`, now);
 }
 
 /** An invoice of the project; another project's id is as unknown as a made-up one. */
-export async function findProjectInvoice(db: DbOrTx, projectId: string, invoiceId: string): Promise<InvoiceRow> {
+export async function findProjectInvoice(db: DbOrTx, projectId: string, invoiceId: string): Promise<ProjectInvoice> {
   const [invoice] = await db
     .select()
     .from(invoices)
     .where(and(eq(invoices.id, invoiceId), eq(invoices.projectId, projectId)));
   if (!invoice) throw new AppError('NOT_FOUND', 'Invoice not found');
-  return invoice;
+  return { ...invoice, projectId };
 }
 
-async function openInvoice(projectId: string, now: Date): Promise<InvoiceRow | null> {
+/** The project's invoices that are not paid yet (being collected, or failed), oldest first. */
+export async function unpaidInvoices(db: DbOrTx, projectId: string): Promise<InvoiceRow[]> {
+  return db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.projectId, projectId), ne(invoices.status, 'paid')))
+    .orderBy(asc(invoices.period));
+}
+
+export function dunningPolicy(): DunningPolicy {
+  const config = getConfig();
+  return { retryDays: config.DUNNING_RETRY_DAYS, graceDays: config.DUNNING_GRACE_DAYS };
+}
+
+async function openInvoice(projectId: string, now: Date): Promise<ProjectInvoice | null> {
   const db = await getDb();
   const period = monthKeyOf(now);
   const periodStart = billingPeriodOf(now).start;
@@ -76,11 +96,12 @@ async function openInvoice(projectId: string, now: Date): Promise<InvoiceRow | n
     .select()
     .from(invoices)
     .where(and(eq(invoices.projectId, projectId), eq(invoices.period, period)));
-  if (existing) return existing;
+  if (existing) return { ...existing, projectId };
   const payer = await loadPayer(db, projectId);
   try {
     return await db.transaction(async (tx) => {
-      await tx.select({ id: projects.id }).from(projects).where(eq(projects.id, projectId)).for('update');
+      const [project] = await tx.select({ name: projects.name }).from(projects).where(eq(projects.id, projectId)).for('update');
+      if (!project) return null;
       const items = await tx
         .select()
         .from(billingItems)
@@ -93,7 +114,17 @@ async function openInvoice(projectId: string, now: Date): Promise<InvoiceRow | n
       const id = newId('in');
       const [invoice] = await tx
         .insert(invoices)
-        .values({ id, projectId, period, subtotal, tax, creditApplied, total: gross - creditApplied, currency: getConfig().BILLING_CURRENCY })
+        .values({
+          id,
+          projectId,
+          projectName: project.name,
+          period,
+          subtotal,
+          tax,
+          creditApplied,
+          total: gross - creditApplied,
+          currency: getConfig().BILLING_CURRENCY,
+        })
         .returning();
       await tx.insert(invoiceLines).values(
         items.map((item) => ({
@@ -108,7 +139,7 @@ async function openInvoice(projectId: string, now: Date): Promise<InvoiceRow | n
       if (creditApplied > 0) {
         await tx.insert(creditEntries).values({ id: newId('cre'), projectId, amount: -creditApplied, reason: `Applied to invoice ${period}`, invoiceId: id });
       }
-      return invoice!;
+      return { ...invoice!, projectId };
     });
   } catch (err) {
     if (isUniqueViolation(err, 'invoices_project_period_key')) {
@@ -116,18 +147,18 @@ async function openInvoice(projectId: string, now: Date): Promise<InvoiceRow | n
         .select()
         .from(invoices)
         .where(and(eq(invoices.projectId, projectId), eq(invoices.period, period)));
-      return raced ?? null;
+      return raced ? { ...raced, projectId } : null;
     }
     throw err;
   }
 }
 
-async function collectInvoice(invoice: InvoiceRow, idempotencyKey: string): Promise<InvoiceRow> {
+async function collectInvoice(invoice: ProjectInvoice, idempotencyKey: string, now: Date): Promise<ProjectInvoice> {
   const db = await getDb();
   const payer = await loadPayer(db, invoice.projectId);
-  let outcome: { paid: true; chargeId: string | null } | { paid: false; failureCode: string };
+  let outcome: Outcome;
   if (invoice.total === 0) {
-    outcome = { paid: true, chargeId: null };
+    outcome = { paid: true, chargeId: null, paidByUserId: payer.billerUserId };
   } else if (!payer.customerId || !payer.defaultCard) {
     outcome = { paid: false, failureCode: 'no_payment_method' };
   } else {
@@ -140,56 +171,78 @@ async function collectInvoice(invoice: InvoiceRow, idempotencyKey: string): Prom
       idempotencyKey,
       projectId: invoice.projectId,
     });
-    outcome = charge.status === 'succeeded' ? { paid: true, chargeId: charge.chargeId } : { paid: false, failureCode: charge.declineCode };
+    outcome =
+      charge.status === 'succeeded'
+        ? { paid: true, chargeId: charge.chargeId, paidByUserId: payer.billerUserId }
+        : { paid: false, failureCode: charge.declineCode };
   }
-  const now = new Date();
-  const settled = await settleInvoice(invoice, outcome, now);
+  const { invoice: settled, resumed } = await settleInvoice(invoice, outcome, now);
   // Another attempt paid the invoice while this one charged: this charge is owed back in full.
   if (outcome.paid && outcome.chargeId && settled.processorChargeId !== outcome.chargeId) {
     await getPaymentsProvider().refund({ chargeId: outcome.chargeId, amount: invoice.total, idempotencyKey: `refund:${idempotencyKey}` });
     getLogger().warn({ invoiceId: invoice.id }, 'a second charge of a paid invoice was refunded');
   }
+  if (resumed) await restartResumedResources(invoice.projectId);
   return settled;
 }
 
-async function settleInvoice(
-  invoice: InvoiceRow,
-  outcome: { paid: true; chargeId: string | null } | { paid: false; failureCode: string },
-  now: Date,
-): Promise<InvoiceRow> {
+/**
+ * Records the attempt's outcome. Paid: the charge history gets its lines and, once no failed
+ * invoice is left, the project is unblocked and its suspension lifted. Failed: the project is
+ * blocked, and dunning schedules the next attempt from the invoice's first failure. The project
+ * row is locked first, so a payment and a suspension of the same project happen one after the other.
+ */
+async function settleInvoice(invoice: ProjectInvoice, outcome: Outcome, now: Date): Promise<{ invoice: ProjectInvoice; resumed: boolean }> {
   const db = await getDb();
   return db.transaction(async (tx) => {
+    const [project] = await tx.select({ suspendedAt: projects.suspendedAt }).from(projects).where(eq(projects.id, invoice.projectId)).for('update');
+    const asStored = async () => {
+      const [current] = await tx.select().from(invoices).where(eq(invoices.id, invoice.id));
+      return { invoice: current ? { ...current, projectId: invoice.projectId } : invoice, resumed: false };
+    };
     if (outcome.paid) {
       const [paid] = await tx
         .update(invoices)
-        .set({ status: 'paid', paidAt: now, processorChargeId: outcome.chargeId, failureCode: null, attempts: sql`${invoices.attempts} + 1` })
+        .set({
+          status: 'paid',
+          paidAt: now,
+          paidByUserId: outcome.paidByUserId,
+          processorChargeId: outcome.chargeId,
+          failureCode: null,
+          nextAttemptAt: null,
+          attempts: sql`${invoices.attempts} + 1`,
+        })
         .where(and(eq(invoices.id, invoice.id), ne(invoices.status, 'paid')))
         .returning();
-      if (!paid) {
-        const [current] = await tx.select().from(invoices).where(eq(invoices.id, invoice.id));
-        return current ?? invoice;
-      }
+      if (!paid) return asStored();
       const lines = await tx.select().from(invoiceLines).where(eq(invoiceLines.invoiceId, invoice.id));
       for (const line of lines) await recordCharge(tx, invoice.projectId, line.category, line.amount, line.description, now);
+      await emit(tx, invoice.projectId, 'invoice.paid', { invoiceId: invoice.id, period: invoice.period, amount: invoice.total, currency: invoice.currency });
       const [stillFailing] = await tx
         .select({ id: invoices.id })
         .from(invoices)
         .where(and(eq(invoices.projectId, invoice.projectId), eq(invoices.status, 'failed')))
         .limit(1);
-      if (!stillFailing) await tx.update(projects).set({ blockedAt: null, blockedReason: null }).where(eq(projects.id, invoice.projectId));
-      await emit(tx, invoice.projectId, 'invoice.paid', { invoiceId: invoice.id, period: invoice.period, amount: invoice.total, currency: invoice.currency });
-      return paid;
+      if (stillFailing) return { invoice: { ...paid, projectId: invoice.projectId }, resumed: false };
+      await tx.update(projects).set({ blockedAt: null, blockedReason: null, suspendedAt: null }).where(eq(projects.id, invoice.projectId));
+      const resumed = Boolean(project?.suspendedAt);
+      if (resumed) await emit(tx, invoice.projectId, 'billing.project_resumed', { invoiceId: invoice.id, suspendedAt: project!.suspendedAt!.toISOString() });
+      return { invoice: { ...paid, projectId: invoice.projectId }, resumed };
     }
+    const firstFailedAt = invoice.firstFailedAt ?? now;
     const [failed] = await tx
       .update(invoices)
-      .set({ status: 'failed', failureCode: outcome.failureCode, attempts: sql`${invoices.attempts} + 1` })
+      .set({
+        status: 'failed',
+        failureCode: outcome.failureCode,
+        attempts: sql`${invoices.attempts} + 1`,
+        firstFailedAt,
+        nextAttemptAt: nextDunningAttempt(firstFailedAt, now, dunningPolicy()),
+      })
       .where(and(eq(invoices.id, invoice.id), ne(invoices.status, 'paid')))
       .returning();
     // Paid meanwhile by another attempt: a declined retry must not mark it unpaid again.
-    if (!failed) {
-      const [current] = await tx.select().from(invoices).where(eq(invoices.id, invoice.id));
-      return current ?? invoice;
-    }
+    if (!failed) return asStored();
     await tx
       .update(projects)
       .set({ blockedAt: now, blockedReason: `Unpaid invoice for ${invoice.period}` })
@@ -200,7 +253,8 @@ async function settleInvoice(
       amount: invoice.total,
       currency: invoice.currency,
       failureCode: outcome.failureCode,
+      nextAttemptAt: failed.nextAttemptAt?.toISOString() ?? null,
     });
-    return failed;
+    return { invoice: { ...failed, projectId: invoice.projectId }, resumed: false };
   });
 }

@@ -1,4 +1,5 @@
 import type { AnyRouter } from '@trpc/server';
+import type { SuspensionHook } from '../billing/suspension';
 import type { RequiredRole } from './auth/roles';
 import type { ScopeResource } from './auth/scopes';
 import type { ResourceCounter } from './counters';
@@ -21,8 +22,8 @@ export interface PanelArea {
 
 /**
  * Everything the platform needs to know about one domain. `server/app.ts` builds the router tree,
- * the job list, the `_count` registry, the event catalogue and the panel's areas from these and
- * nothing else, so a domain that is not listed in `server/domains/index.ts` does not exist.
+ * the job list, the `_count` registry, the event catalogue, the panel's areas and the billing
+ * suspension hooks from these and nothing else, so a domain that is not listed in `server/domains/index.ts` does not exist.
  */
 export interface DomainManifest<TRouters extends Record<string, AnyRouter> = Record<string, AnyRouter>> {
   name: string;
@@ -38,6 +39,8 @@ export interface DomainManifest<TRouters extends Record<string, AnyRouter> = Rec
   panel?: readonly PanelArea[];
   /** `/v1` routes that are not procedures: raw bodies, redirects, streams. */
   rawRoutes?: readonly RawRoute[];
+  /** What a billing suspension (an invoice unpaid past the grace period) does to the domain's paid resources. */
+  suspension?: SuspensionHook;
 }
 
 /** Keeps the manifest's router types, so the app router stays fully typed. */

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { cardSchema } from '../../server/domains/billing/schema';
 import { api, createApiKey, createProject, createUser, expectError } from '../helpers';
-import { addCard, CARDS } from '../billingHelpers';
+import { getDb } from '../../db';
+import { endBillingItem, purchaseCreation } from '../../server/billing/purchases';
+import { addCard, CARDS, widgetPurchase } from '../billingHelpers';
 import { databaseFingerprint, queryRows } from '../db';
 
 type Card = z.infer<typeof cardSchema>;
@@ -76,8 +78,8 @@ describe('payment methods', () => {
   });
 });
 
-describe('billing overview and biller', () => {
-  it('shows the biller, default card, credit, blocked state and month total; billing moves to an admin', async () => {
+describe('billing overview', () => {
+  it('shows the biller, default card, credit, blocked and suspended state and month total', async () => {
     const owner = await createUser('Olga Owner');
     const { projectId } = await createProject(owner);
     await addCard(owner, projectId, CARDS.ok);
@@ -86,27 +88,72 @@ describe('billing overview and biller', () => {
       biller: { id: owner.id, name: 'Olga Owner', email: owner.email },
       billingEmail: owner.email,
       defaultPaymentMethod: { last4: '4242', isDefault: true },
+      billerHasPaymentMethod: true,
+      pendingTransfer: null,
       creditBalance: 0,
       currency: 'usd',
       blockedAt: null,
+      suspendedAt: null,
       provider: 'local',
       currentMonth: { total: 0 },
     });
+  });
+});
 
-    const admin = await createUser('Adam Admin');
-    const viewer = await createUser();
+describe("the biller's cards are the biller's alone", () => {
+  it('lists them to the biller only; other owners and admins learn only that a card is on file', async () => {
+    const owner = await createUser('Olga Owner');
+    const { projectId } = await createProject(owner);
+    const coOwner = await createUser();
+    const admin = await createUser();
     await queryRows(
-      sql`insert into memberships (project_id, user_id, role) values (${projectId}, ${admin.id}, 'admin'), (${projectId}, ${viewer.id}, 'viewer')`,
+      sql`insert into memberships (project_id, user_id, role) values (${projectId}, ${coOwner.id}, 'owner'), (${projectId}, ${admin.id}, 'admin')`,
     );
-    expectError(await api('POST', `/v1/projects/${projectId}/billing/biller`, { cookie: owner.cookie, body: { userId: viewer.id } }), 409, 'CONFLICT');
-    expectError(await api('POST', `/v1/projects/${projectId}/billing/biller`, { cookie: admin.cookie, body: { userId: admin.id } }), 403, 'FORBIDDEN');
-    const moved = (
-      await api<{ biller: { id: string }; defaultPaymentMethod: unknown }>('POST', `/v1/projects/${projectId}/billing/biller`, {
-        cookie: owner.cookie,
-        body: { userId: admin.id },
-      })
-    ).data;
-    expect(moved.biller.id).toBe(admin.id);
-    expect(moved.defaultPaymentMethod).toBeNull();
+    await addCard(owner, projectId, CARDS.ok);
+
+    expect((await api<Card[]>('GET', `/v1/projects/${projectId}/billing/payment-methods`, { cookie: owner.cookie })).data).toHaveLength(1);
+    for (const other of [coOwner, admin]) {
+      const refused = await api('GET', `/v1/projects/${projectId}/billing/payment-methods`, { cookie: other.cookie });
+      expectError(refused, 403, 'FORBIDDEN');
+      expect(JSON.stringify(refused.body)).not.toContain('4242');
+      const overview = (
+        await api<{ defaultPaymentMethod: unknown; billerHasPaymentMethod: boolean }>('GET', `/v1/projects/${projectId}/billing`, { cookie: other.cookie })
+      ).data;
+      expect(overview).toMatchObject({ defaultPaymentMethod: null, billerHasPaymentMethod: true });
+      expect(JSON.stringify(overview)).not.toContain('4242');
+    }
+    const ownersKey = await createApiKey(owner, projectId, ['billing:read']);
+    await queryRows(sql`update api_keys set created_by_user_id = ${admin.id} where id = ${ownersKey.id}`);
+    expectError(await api('GET', `/v1/projects/${projectId}/billing/payment-methods`, { key: ownersKey.key }), 403, 'FORBIDDEN');
+  });
+});
+
+describe('the last card', () => {
+  it('cannot be removed while it pays for running resources, in this project or another one the member bills', async () => {
+    const owner = await createUser();
+    const { projectId } = await createProject(owner, 'Shop');
+    const other = await createProject(owner, 'Blog');
+    const card = (await addCard(owner, projectId, CARDS.ok)).data;
+    const widget = await purchaseCreation(widgetPurchase(other.projectId, owner.id, 'w1', 1000));
+
+    const before = await databaseFingerprint();
+    const refused = await api('DELETE', `/v1/projects/${projectId}/billing/payment-methods/${card.id}`, { cookie: owner.cookie });
+    expectError(refused, 409, 'CONFLICT');
+    expect(refused.body).toMatchObject({ error: { message: expect.stringContaining('"Blog"') } });
+    expect(await databaseFingerprint()).toEqual(before);
+
+    const db = await getDb();
+    await db.transaction((tx) => endBillingItem(tx, other.projectId, 'widget', widget.resourceId));
+    expect((await api('DELETE', `/v1/projects/${projectId}/billing/payment-methods/${card.id}`, { cookie: owner.cookie })).status).toBe(204);
+  });
+
+  it('can go when another card stays, and once the resources are gone', async () => {
+    const owner = await createUser();
+    const { projectId } = await createProject(owner);
+    const first = (await addCard(owner, projectId, CARDS.ok)).data;
+    await purchaseCreation(widgetPurchase(projectId, owner.id, 'w1', 1000));
+    const second = (await addCard(owner, projectId, '5555 5555 5555 4444')).data;
+    expect((await api('DELETE', `/v1/projects/${projectId}/billing/payment-methods/${second.id}`, { cookie: owner.cookie })).status).toBe(204);
+    expectError(await api('DELETE', `/v1/projects/${projectId}/billing/payment-methods/${first.id}`, { cookie: owner.cookie }), 409, 'CONFLICT');
   });
 });

@@ -5,6 +5,10 @@ import { registerResourceCounter } from '../../server/platform/counters';
 import { PROJECT_COUNTERS } from '../../server/platform/counters';
 import { api, createApiKey, createProject, createUser, expectError } from '../helpers';
 import { databaseFingerprint, queryRows } from '../db';
+import { getDb } from '../../db';
+import { closeMonthForProject } from '../../server/billing/monthlyClose';
+import { endBillingItem, purchaseCreation } from '../../server/billing/purchases';
+import { addCard, CARDS, widgetPurchase } from '../billingHelpers';
 import type { Project, ResourceHistoryEntry } from '../../server/domains/projects/schema';
 
 async function addMember(projectId: string, userId: string, role: string) {
@@ -182,6 +186,57 @@ describe('DELETE /v1/projects/{projectId}', () => {
     expect(await databaseFingerprint()).toEqual(before);
     expect((await api<Project>('GET', `/v1/projects/${projectId}`, { cookie: owner.cookie })).data._count.domains).toBe(2);
     expect((await api<Project[]>('GET', '/v1/projects', { cookie: owner.cookie })).data.find((p) => p.id === projectId)?._count.domains).toBe(2);
+  });
+});
+
+describe('DELETE /v1/projects/{projectId} and invoices', () => {
+  async function projectWithInvoice(card: string) {
+    const owner = await createUser();
+    const { projectId } = await createProject(owner, 'Invoiced');
+    await addCard(owner, projectId, CARDS.ok);
+    const widget = await purchaseCreation(widgetPurchase(projectId, owner.id, 'w1', 1800, new Date('2026-10-10T00:00:00Z')));
+    if (card !== CARDS.ok) await queryRows(sql`update ledger_payment_methods set behaviour = 'attach_then_decline'`);
+    const invoice = (await closeMonthForProject(projectId, new Date('2026-11-01T00:05:00Z')))!;
+    await queryRows(sql`update ledger_payment_methods set behaviour = 'succeed'`);
+    const db = await getDb();
+    await db.transaction((tx) => endBillingItem(tx, projectId, 'widget', widget.resourceId));
+    return { owner, projectId, invoice };
+  }
+
+  it('refuses while an invoice is unpaid, listing it, and deletes nothing', async () => {
+    const { owner, projectId, invoice } = await projectWithInvoice(CARDS.declinesOnCharge);
+    expect(invoice.status).toBe('failed');
+    const before = await databaseFingerprint();
+    const refused = await api('DELETE', `/v1/projects/${projectId}`, { cookie: owner.cookie });
+    expectError(refused, 409, 'CONFLICT');
+    expect(refused.body && !refused.body.success && refused.body.error.message).toContain(`unpaid invoices: 2026-11 (${invoice.id}, failed)`);
+    expect(await databaseFingerprint()).toEqual(before);
+
+    await api('POST', `/v1/projects/${projectId}/billing/invoices/${invoice.id}/pay`, { cookie: owner.cookie }).then((r) => r.data);
+    expect((await api('DELETE', `/v1/projects/${projectId}`, { cookie: owner.cookie })).status).toBe(200);
+  });
+
+  it('keeps the paid invoices of a deleted project in the billing history of whoever paid them', async () => {
+    const { owner, projectId, invoice } = await projectWithInvoice(CARDS.ok);
+    expect(invoice.status).toBe('paid');
+    expect((await api('DELETE', `/v1/projects/${projectId}`, { cookie: owner.cookie })).status).toBe(200);
+
+    const [kept] = await queryRows<{ project_id: string | null; project_name: string; status: string }>(
+      sql`select project_id, project_name, status from invoices where id = ${invoice.id}`,
+    );
+    expect(kept).toEqual({ project_id: null, project_name: 'Invoiced', status: 'paid' });
+    expect(await queryRows(sql`select id from invoice_lines where invoice_id = ${invoice.id}`)).toHaveLength(1);
+
+    const history = await api<Array<{ id: string; projectId: string | null; projectName: string; total: number; status: string }>>(
+      'GET',
+      '/v1/account/invoices',
+      {
+        cookie: owner.cookie,
+      },
+    );
+    expect(history.data).toEqual([expect.objectContaining({ id: invoice.id, projectId: null, projectName: 'Invoiced', total: 1800, status: 'paid' })]);
+    const stranger = await createUser();
+    expect((await api<unknown[]>('GET', '/v1/account/invoices', { cookie: stranger.cookie })).data).toEqual([]);
   });
 });
 

@@ -40,6 +40,7 @@ const SERVER_FIELDS = [
   'region',
   'sshUser',
   'status',
+  'suspendedAt',
   'type',
   'updatedAt',
 ];

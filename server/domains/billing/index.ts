@@ -4,6 +4,7 @@ import { paymentWebhookRoute } from './paymentWebhook';
 import { billingRouter } from './router';
 
 export { previewSchema } from './schema';
+export { cancelBillerTransfersInvolving } from './transfers';
 
 /** Billing's REST surface and the processor's webhook; the engine itself is `server/billing/`. */
 export const billingDomain = defineDomain({
@@ -12,6 +13,11 @@ export const billingDomain = defineDomain({
   jobs: billingJobs,
   events: [
     'billing.biller_changed',
+    'billing.transfer_proposed',
+    'billing.transfer_declined',
+    'billing.transfer_cancelled',
+    'billing.project_suspended',
+    'billing.project_resumed',
     'payment_method.added',
     'charge.succeeded',
     'charge.refunded',

@@ -2,15 +2,30 @@ import { z } from 'zod';
 import { validationError } from '../../platform/errors';
 import { getPaymentsProvider } from '../../providers/payments';
 import type { AttachCardInput } from '../../providers/payments/types';
-import { ADD_PAYMENT_METHOD, BILLER_ONLY, BILLING_OVERVIEW, CREATE_CARD_SETUP, PAY_INVOICE, REMOVE_PAYMENT_METHOD, TRANSFER_BILLER } from './docs';
-import { billingOverviewSchema, cardSchema, invoiceSchema, invoiceWithLinesSchema, localCardInput, processorCardInput } from './schema';
+import {
+  ACCEPT_BILLER_TRANSFER,
+  ADD_PAYMENT_METHOD,
+  BILLER_ONLY,
+  BILLING_OVERVIEW,
+  CANCEL_BILLER_TRANSFER,
+  CREATE_CARD_SETUP,
+  DECLINE_BILLER_TRANSFER,
+  LIST_ACCOUNT_INVOICES,
+  LIST_PAYMENT_METHODS,
+  PAY_INVOICE,
+  PROPOSE_BILLER_TRANSFER,
+  REMOVE_PAYMENT_METHOD,
+} from './docs';
+import { accountInvoiceSchema, billingOverviewSchema, cardSchema, invoiceSchema, invoiceWithLinesSchema, localCardInput, processorCardInput } from './schema';
 import * as billing from './service';
-import { pathParam, projectProcedure, router } from '../../platform/trpc';
+import * as transfers from './transfers';
+import { authedProcedure, pathParam, projectProcedure, router } from '../../platform/trpc';
 
 const TAGS = ['Billing'];
 const projectRef = { projectId: pathParam('projectId').describe('Project id or slug') };
 const READ = ['billing:read'] as const;
 const WRITE = ['billing:read', 'billing:write'] as const;
+const transferRef = { ...projectRef, transferId: pathParam('transferId').describe('The offer, from pendingTransfer.id of the overview') };
 
 /** The card's fields are checked against the body of the payments mode in use, which is also the body the document shows. */
 const addCardInput = z.object(projectRef).loose();
@@ -36,7 +51,7 @@ export const billingRouter = router({
     })
     .input(z.object(projectRef))
     .output(billingOverviewSchema)
-    .query(({ ctx }) => billing.getBillingOverview(ctx.project.id)),
+    .query(({ ctx }) => billing.getBillingOverview(ctx.project.id, ctx.actor.userId)),
 
   listPaymentMethods: projectProcedure
     .meta({
@@ -45,7 +60,7 @@ export const billingRouter = router({
         path: '/projects/{projectId}/billing/payment-methods',
         tags: TAGS,
         summary: 'Saved cards',
-        description: 'The cards of the member who holds billing. Owner or admin.',
+        description: LIST_PAYMENT_METHODS,
       },
       scopes: [...READ],
       role: 'admin',
@@ -53,7 +68,7 @@ export const billingRouter = router({
     })
     .input(z.object(projectRef))
     .output(z.array(cardSchema))
-    .query(({ ctx }) => billing.listPaymentMethods(ctx.project.id)),
+    .query(({ ctx }) => billing.listPaymentMethods(ctx.project.id, ctx.actor.userId)),
 
   addPaymentMethod: projectProcedure
     .meta({
@@ -171,14 +186,86 @@ export const billingRouter = router({
         method: 'POST',
         path: '/projects/{projectId}/billing/biller',
         tags: TAGS,
-        summary: 'Hand billing to another member',
-        description: TRANSFER_BILLER,
+        summary: 'Offer billing to another member',
+        description: PROPOSE_BILLER_TRANSFER,
       },
       scopes: [...WRITE],
-      role: 'owner',
+      role: 'admin',
       errors: ['CONFLICT', 'UPSTREAM_ERROR'],
     })
     .input(z.object({ ...projectRef, userId: z.string().min(1) }))
     .output(billingOverviewSchema)
-    .mutation(({ ctx, input }) => billing.transferBilling(ctx.project.id, ctx.actor.userId, input.userId)),
+    .mutation(async ({ ctx, input }) => {
+      await transfers.proposeBillerTransfer(ctx.project.id, ctx.actor.userId, input.userId);
+      return billing.getBillingOverview(ctx.project.id, ctx.actor.userId);
+    }),
+
+  acceptBillerTransfer: projectProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/projects/{projectId}/billing/biller/transfers/{transferId}/accept',
+        tags: TAGS,
+        summary: 'Accept an offer of billing',
+        description: ACCEPT_BILLER_TRANSFER,
+      },
+      scopes: [...WRITE],
+      role: 'admin',
+      errors: ['CONFLICT'],
+    })
+    .input(z.object(transferRef))
+    .output(billingOverviewSchema)
+    .mutation(async ({ ctx, input }) => {
+      await transfers.acceptBillerTransfer(ctx.project.id, ctx.actor.userId, input.transferId);
+      return billing.getBillingOverview(ctx.project.id, ctx.actor.userId);
+    }),
+
+  declineBillerTransfer: projectProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/projects/{projectId}/billing/biller/transfers/{transferId}/decline',
+        tags: TAGS,
+        summary: 'Decline an offer of billing',
+        description: DECLINE_BILLER_TRANSFER,
+      },
+      scopes: [...WRITE],
+      role: 'admin',
+      errors: ['CONFLICT'],
+    })
+    .input(z.object(transferRef))
+    .output(billingOverviewSchema)
+    .mutation(async ({ ctx, input }) => {
+      await transfers.declineBillerTransfer(ctx.project.id, ctx.actor.userId, input.transferId);
+      return billing.getBillingOverview(ctx.project.id, ctx.actor.userId);
+    }),
+
+  cancelBillerTransfer: projectProcedure
+    .meta({
+      openapi: {
+        method: 'DELETE',
+        path: '/projects/{projectId}/billing/biller/transfers/{transferId}',
+        tags: TAGS,
+        summary: 'Cancel an offer of billing',
+        description: CANCEL_BILLER_TRANSFER,
+      },
+      scopes: [...WRITE],
+      role: 'admin',
+      errors: ['CONFLICT'],
+      successStatus: 204,
+    })
+    .input(z.object(transferRef))
+    .output(z.void())
+    .mutation(async ({ ctx, input }) => {
+      await transfers.cancelBillerTransfer(ctx.project.id, ctx.actor.userId, input.transferId);
+    }),
+
+  accountInvoices: authedProcedure
+    .meta({
+      openapi: { method: 'GET', path: '/account/invoices', tags: TAGS, summary: 'Your billing history', description: LIST_ACCOUNT_INVOICES },
+      sessionOnly: true,
+    })
+    .input(z.object({}))
+    .output(z.array(accountInvoiceSchema))
+    .query(({ ctx }) => billing.listAccountInvoices(ctx.actor.userId)),
 });

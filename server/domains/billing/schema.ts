@@ -47,18 +47,39 @@ export { previewSchema, tierChangePreviewSchema } from '../../billing/previewSch
 
 const userSummary = z.object({ id: z.string(), name: z.string(), email: z.string() });
 
-export const billingOverviewSchema = z.object({
-  biller: userSummary,
-  billingEmail: z.string().describe("The project's billing email, or the biller's account email when unset"),
-  defaultPaymentMethod: cardSchema.nullable(),
-  creditBalance: z.number().int(),
-  currency: z.string(),
-  blockedAt: isoDateTime.nullable(),
-  blockedReason: z.string().nullable(),
-  currentMonth: z.object({ month: z.string(), total: z.number().int().describe('Charged so far this month, minor units') }),
-  provider: z.enum(['local', 'stripe']),
-  publishableKey: z.string().nullable().describe('Set in processor mode, for its card form'),
-});
+export const billerTransferSchema = z
+  .object({
+    id: z.string(),
+    from: userSummary.describe('Who held billing when the offer was made'),
+    to: userSummary.describe('The member who is offered billing; only they can accept or decline'),
+    proposedBy: userSummary,
+    createdAt: isoDateTime,
+    expiresAt: isoDateTime.describe('The offer lapses at this time unless it is answered first'),
+  })
+  .meta({ id: 'BillerTransfer' });
+
+export const billingOverviewSchema = z
+  .object({
+    biller: userSummary,
+    billingEmail: z.string().describe("The project's billing email, or the biller's account email when unset"),
+    defaultPaymentMethod: cardSchema.nullable().describe("The biller's default card, shown to the biller only (null for everyone else)"),
+    billerHasPaymentMethod: z.boolean().describe('Whether the biller has a default card: purchases and invoices can be charged'),
+    pendingTransfer: billerTransferSchema.nullable().describe('An offer of billing waiting for its answer'),
+    creditBalance: z.number().int(),
+    currency: z.string(),
+    blockedAt: isoDateTime.nullable().describe('Set while an invoice is unpaid: new purchases are refused (402 PROJECT_BLOCKED)'),
+    blockedReason: z.string().nullable(),
+    suspendedAt: isoDateTime
+      .nullable()
+      .describe('Set once an invoice stayed unpaid past the grace period: paid resources are stopped until it is paid (402 PROJECT_SUSPENDED)'),
+    suspendsAt: isoDateTime
+      .nullable()
+      .describe('While an invoice has failed and the project is not suspended yet: when its paid resources will be stopped unless the invoice is paid'),
+    currentMonth: z.object({ month: z.string(), total: z.number().int().describe('Charged so far this month, minor units') }),
+    provider: z.enum(['local', 'stripe']),
+    publishableKey: z.string().nullable().describe('Set in processor mode, for its card form'),
+  })
+  .meta({ id: 'BillingOverview' });
 
 export const invoiceLineSchema = z.object({ id: z.string(), category: z.string(), description: z.string(), amount: z.number().int() });
 
@@ -73,6 +94,8 @@ export const invoiceSchema = z
     total: z.number().int(),
     currency: z.string(),
     failureCode: z.string().nullable(),
+    attempts: z.number().int().describe('Charges tried so far'),
+    nextAttemptAt: isoDateTime.nullable().describe('When a failed invoice is charged again automatically; null when no retry is scheduled'),
     createdAt: isoDateTime,
     paidAt: isoDateTime.nullable(),
   })
@@ -80,6 +103,15 @@ export const invoiceSchema = z
 
 export const invoiceWithLinesSchema = invoiceSchema.extend({ lines: z.array(invoiceLineSchema) });
 
+export const accountInvoiceSchema = invoiceSchema
+  .extend({
+    projectId: z.string().nullable().describe('Null once the project has been deleted; the invoice is kept'),
+    projectName: z.string().describe('The project as it was named when the invoice was issued'),
+  })
+  .meta({ id: 'AccountInvoice' });
+
 export type Card = z.infer<typeof cardSchema>;
 export type BillingOverview = z.infer<typeof billingOverviewSchema>;
 export type Invoice = z.infer<typeof invoiceSchema>;
+export type AccountInvoice = z.infer<typeof accountInvoiceSchema>;
+export type BillerTransfer = z.infer<typeof billerTransferSchema>;

@@ -1,7 +1,8 @@
-import { and, desc, eq, gte } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNull } from 'drizzle-orm';
 import { getDb } from '../../../db';
-import { invoiceLines, invoices, memberships, projectCharges, projects, users } from '../../../db/schema';
+import { billingItems, invoiceLines, invoices, projectCharges, projects } from '../../../db/schema';
 import { creditBalance, loadPayer } from '../../billing/account';
+import { scheduledSuspension } from '../../billing/dunning';
 import { findProjectInvoice, retryInvoice } from '../../billing/monthlyClose';
 import { billingPeriodOf, monthKeyOf } from '../../billing/period';
 import { getConfig } from '../../platform/config';
@@ -9,9 +10,14 @@ import { AppError } from '../../platform/errors';
 import { emit } from '../../platform/events';
 import { getPaymentsProvider } from '../../providers/payments';
 import type { AttachCardInput, SavedCard } from '../../providers/payments/types';
-import type { BillingOverview, Card, Invoice } from './schema';
+import type { AccountInvoice, BillingOverview, Card, Invoice } from './schema';
+import { pendingBillerTransfer } from './transfers';
 
-export async function getBillingOverview(projectId: string, now = new Date()): Promise<BillingOverview> {
+/**
+ * The project's billing as `actorUserId` may see it. Cards are the biller's own: only the biller
+ * sees the default card's details; everyone else learns only whether one is on file.
+ */
+export async function getBillingOverview(projectId: string, actorUserId: string, now = new Date()): Promise<BillingOverview> {
   const db = await getDb();
   const [project] = await db.select().from(projects).where(eq(projects.id, projectId));
   if (!project) throw new AppError('NOT_FOUND', 'Project not found');
@@ -21,23 +27,32 @@ export async function getBillingOverview(projectId: string, now = new Date()): P
     .from(projectCharges)
     .where(and(eq(projectCharges.projectId, projectId), gte(projectCharges.chargedAt, billingPeriodOf(now).start)));
   const config = getConfig();
+  const isBiller = payer.billerUserId === actorUserId;
   return {
     biller: { id: payer.billerUserId, name: payer.billerName, email: payer.billerEmail },
     billingEmail: project.billingEmail ?? payer.billerEmail,
-    defaultPaymentMethod: payer.defaultCard ? toCardView(payer.defaultCard) : null,
+    defaultPaymentMethod: isBiller && payer.defaultCard ? toCardView(payer.defaultCard) : null,
+    billerHasPaymentMethod: payer.defaultCard !== null,
+    pendingTransfer: await pendingBillerTransfer(db, projectId, now),
     creditBalance: await creditBalance(db, projectId),
     currency: config.BILLING_CURRENCY,
     blockedAt: project.blockedAt?.toISOString() ?? null,
     blockedReason: project.blockedReason,
+    suspendedAt: project.suspendedAt?.toISOString() ?? null,
+    suspendsAt: project.suspendedAt ? null : ((await scheduledSuspension(db, projectId))?.toISOString() ?? null),
     currentMonth: { month: monthKeyOf(now), total: charges.reduce((sum, c) => sum + c.amount, 0) },
     provider: getPaymentsProvider().kind,
     publishableKey: config.STRIPE_PUBLISHABLE_KEY ?? null,
   };
 }
 
-export async function listPaymentMethods(projectId: string): Promise<Card[]> {
+/** The biller's saved cards, to the biller alone: they are personal cards, not the project's. */
+export async function listPaymentMethods(projectId: string, actorUserId: string): Promise<Card[]> {
   const db = await getDb();
   const payer = await loadPayer(db, projectId);
+  if (payer.billerUserId !== actorUserId) {
+    throw new AppError('FORBIDDEN', `The saved cards are ${payer.billerName}'s, who holds billing for this project; only they can see them`);
+  }
   if (!payer.customerId) return [];
   return (await getPaymentsProvider().listCards(payer.customerId)).map(toCardView);
 }
@@ -60,7 +75,11 @@ export async function setDefaultPaymentMethod(projectId: string, actorUserId: st
   return toCardView(card);
 }
 
-/** Removes a card. The default one goes last: with other cards saved, another must become the default first. */
+/**
+ * Removes a card. The default one goes last: with other cards saved, another must become the
+ * default first. The last card stays while it pays for running resources: a biller's cards pay for
+ * every project they hold billing for, so any live paid resource in any of them keeps it.
+ */
 export async function removePaymentMethod(projectId: string, actorUserId: string, paymentMethodId: string): Promise<void> {
   const customerId = await billerCustomer(projectId, actorUserId);
   const provider = getPaymentsProvider();
@@ -69,6 +88,15 @@ export async function removePaymentMethod(projectId: string, actorUserId: string
   if (!card) throw new AppError('NOT_FOUND', 'Payment method not found');
   if (card.isDefault && cards.length > 1) {
     throw new AppError('CONFLICT', 'This is the default card; make another card the default before removing it');
+  }
+  if (cards.length === 1) {
+    const paying = await projectsWithPaidResources(actorUserId);
+    if (paying.length > 0) {
+      throw new AppError(
+        'CONFLICT',
+        `This is your last card and it pays for resources that are running in ${paying.map((name) => `"${name}"`).join(', ')}; add another card, hand billing to another member, or delete those resources first`,
+      );
+    }
   }
   await provider.detachCard(customerId, paymentMethodId);
 }
@@ -80,6 +108,16 @@ export async function createCardSetup(projectId: string, actorUserId: string): P
     throw new AppError('BAD_REQUEST', 'Cards are entered directly in local payments mode; POST the card details to payment-methods');
   }
   return provider.createCardSetup(customerId);
+}
+
+/**
+ * Every invoice paid with the user's cards, newest first, the invoices of projects deleted since
+ * included: invoices are never deleted, and this is where those stay readable.
+ */
+export async function listAccountInvoices(userId: string): Promise<AccountInvoice[]> {
+  const db = await getDb();
+  const rows = await db.select().from(invoices).where(eq(invoices.paidByUserId, userId)).orderBy(desc(invoices.paidAt), desc(invoices.id));
+  return rows.map((row) => ({ ...toInvoiceView(row), projectId: row.projectId, projectName: row.projectName }));
 }
 
 export async function listInvoices(projectId: string): Promise<Invoice[]> {
@@ -107,25 +145,6 @@ export async function payInvoice(projectId: string, invoiceId: string) {
   return getInvoice(projectId, invoiceId);
 }
 
-/** Hands billing to another owner or admin; from then on their default card pays. */
-export async function transferBilling(projectId: string, actorUserId: string, userId: string): Promise<BillingOverview> {
-  const db = await getDb();
-  await db.transaction(async (tx) => {
-    const [member] = await tx
-      .select({ role: memberships.role, name: users.name })
-      .from(memberships)
-      .innerJoin(users, eq(users.id, memberships.userId))
-      .where(and(eq(memberships.projectId, projectId), eq(memberships.userId, userId)));
-    if (!member) throw new AppError('NOT_FOUND', 'That user is not a member of this project');
-    if (member.role !== 'owner' && member.role !== 'admin') {
-      throw new AppError('CONFLICT', `${member.name} must be an owner or admin to hold billing`);
-    }
-    await tx.update(projects).set({ billerUserId: userId, updatedAt: new Date() }).where(eq(projects.id, projectId));
-    await emit(tx, projectId, 'billing.biller_changed', { userId, by: actorUserId });
-  });
-  return getBillingOverview(projectId);
-}
-
 async function billerCustomer(projectId: string, actorUserId: string): Promise<string> {
   const db = await getDb();
   const payer = await loadPayer(db, projectId);
@@ -151,7 +170,30 @@ function toInvoiceView(row: typeof invoices.$inferSelect): Invoice {
     total: row.total,
     currency: row.currency,
     failureCode: row.failureCode,
+    attempts: row.attempts,
+    nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
     paidAt: row.paidAt?.toISOString() ?? null,
   };
+}
+
+/** Names of the projects billed to the user that have a live paid resource (an active subscription item). */
+async function projectsWithPaidResources(userId: string): Promise<string[]> {
+  const db = await getDb();
+  const billed = await db.select({ id: projects.id, name: projects.name }).from(projects).where(eq(projects.billerUserId, userId));
+  if (billed.length === 0) return [];
+  const live = await db
+    .selectDistinct({ projectId: billingItems.projectId })
+    .from(billingItems)
+    .where(
+      and(
+        inArray(
+          billingItems.projectId,
+          billed.map((p) => p.id),
+        ),
+        isNull(billingItems.endedAt),
+      ),
+    );
+  const liveIds = new Set(live.map((l) => l.projectId));
+  return billed.filter((p) => liveIds.has(p.id)).map((p) => p.name);
 }

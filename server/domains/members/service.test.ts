@@ -140,6 +140,28 @@ describe('members', () => {
       expect(await storedRole(projectId, admin.id)).toBe('owner');
     });
 
+    it('keeps the member who holds billing at admin or above until billing is handed on', async () => {
+      await api('PATCH', memberPath(projectId, admin.id), { cookie: owner.cookie, body: { role: 'owner' } }).then((r) => r.data);
+      const offer = await api<{ pendingTransfer: { id: string } }>('POST', `/v1/projects/${projectId}/billing/biller`, {
+        cookie: owner.cookie,
+        body: { userId: admin.id },
+      });
+      await api('POST', `/v1/projects/${projectId}/billing/biller/transfers/${offer.data.pendingTransfer.id}/accept`, { cookie: admin.cookie }).then(
+        (r) => r.data,
+      );
+
+      const before = await databaseFingerprint();
+      for (const role of ['member', 'viewer'] as const) {
+        const refused = await api('PATCH', memberPath(projectId, admin.id), { cookie: owner.cookie, body: { role } });
+        expectError(refused, 409, 'CONFLICT');
+        expect(refused.body).toMatchObject({ error: { message: expect.stringContaining('hand billing to another member first') } });
+      }
+      expect(await databaseFingerprint()).toEqual(before);
+
+      const demoted = await api<Member>('PATCH', memberPath(projectId, admin.id), { cookie: owner.cookie, body: { role: 'admin' } });
+      expect(demoted.data).toMatchObject({ role: 'admin', isBiller: true });
+    });
+
     it('answers 404 for a user who is not a member and 422 for a bad role', async () => {
       const outsider = await createUser();
       const before = await databaseFingerprint();
@@ -188,16 +210,16 @@ describe('members', () => {
       expect(await databaseFingerprint()).toEqual(before);
     });
 
-    it('keeps the member who holds billing until billing is transferred', async () => {
+    it('keeps the member who holds billing until billing is handed on', async () => {
       await api('PATCH', memberPath(projectId, admin.id), { cookie: owner.cookie, body: { role: 'owner' } }).then((r) => r.data);
       const before = await databaseFingerprint();
 
       const leave = await api('DELETE', memberPath(projectId, owner.id), { cookie: owner.cookie });
       expectError(leave, 409, 'CONFLICT');
-      expect(leave.body).toMatchObject({ error: { message: expect.stringContaining('billing') } });
+      expect(leave.body).toMatchObject({ error: { message: expect.stringContaining('hand billing to another member first') } });
       const removal = await api('DELETE', memberPath(projectId, owner.id), { cookie: admin.cookie });
       expectError(removal, 409, 'CONFLICT');
-      expect(removal.body).toMatchObject({ error: { message: expect.stringContaining('billing') } });
+      expect(removal.body).toMatchObject({ error: { message: expect.stringContaining('hand billing to another member first') } });
       expect(await databaseFingerprint()).toEqual(before);
 
       await api('DELETE', memberPath(projectId, admin.id), { cookie: admin.cookie }).then((r) => expect(r.status).toBe(200));

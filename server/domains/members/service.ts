@@ -4,6 +4,7 @@ import { apiKeys, memberships, projects, users } from '../../../db/schema';
 import { roleAtLeast, type ProjectRole } from '../../platform/auth/roles';
 import { AppError } from '../../platform/errors';
 import { emit } from '../../platform/events';
+import { cancelBillerTransfersInvolving } from '../billing';
 import { revokeInvitationsSentBy } from '../invitations';
 import type { Member } from './schema';
 
@@ -14,14 +15,16 @@ export async function listMembers(projectId: string): Promise<Member[]> {
 }
 
 /**
- * Changes a member's role. Only an owner may grant the owner role or change an owner's role, and
- * the last owner cannot be demoted. Runs with the project row locked so two owners demoting each
- * other at once cannot leave the project without one.
+ * Changes a member's role. Only an owner may grant the owner role or change an owner's role, the
+ * last owner cannot be demoted, and the biller cannot drop below admin (billing would rest with
+ * someone who may no longer manage it). Runs with the project row locked so two owners demoting
+ * each other at once cannot leave the project without one, and a billing transfer accepted at the
+ * same moment cannot slip past the biller check.
  */
 export async function updateMemberRole(input: { projectId: string; actorUserId: string; userId: string; role: ProjectRole }): Promise<Member> {
   const db = await getDb();
   return db.transaction(async (tx) => {
-    await lockProject(tx, input.projectId);
+    const project = await lockProject(tx, input.projectId);
     const actorRole = await roleOf(tx, input.projectId, input.actorUserId);
     const targetRole = await roleOf(tx, input.projectId, input.userId);
     if (!targetRole) throw new AppError('NOT_FOUND', 'Member not found');
@@ -35,6 +38,9 @@ export async function updateMemberRole(input: { projectId: string; actorUserId: 
     if (targetRole === 'owner' && (await ownerCount(tx, input.projectId)) <= 1) {
       throw new AppError('CONFLICT', 'This member is the last owner of the project; make another member an owner first');
     }
+    if (project.billerUserId === input.userId && !roleAtLeast(input.role, 'admin')) {
+      throw new AppError('CONFLICT', 'This member holds billing for the project and must stay an owner or admin; hand billing to another member first');
+    }
     await tx
       .update(memberships)
       .set({ role: input.role })
@@ -45,7 +51,10 @@ export async function updateMemberRole(input: { projectId: string; actorUserId: 
       to: input.role,
       by: input.actorUserId,
     });
-    if (!roleAtLeast(input.role, 'admin')) await revokeInvitationsSentBy(tx, input.projectId, input.userId, input.actorUserId);
+    if (!roleAtLeast(input.role, 'admin')) {
+      await revokeInvitationsSentBy(tx, input.projectId, input.userId, input.actorUserId);
+      await cancelBillerTransfersInvolving(tx, input.projectId, input.userId, input.actorUserId);
+    }
     return memberView(tx, input.projectId, input.userId);
   });
 }
@@ -84,8 +93,8 @@ export async function removeMember(input: { projectId: string; actorUserId: stri
       throw new AppError(
         'CONFLICT',
         leaving
-          ? 'You hold billing for this project; transfer billing to another member before leaving'
-          : 'This member holds billing for the project; billing must be transferred before they can be removed',
+          ? 'You hold billing for this project; hand billing to another member first, then leave'
+          : 'This member holds billing for the project; hand billing to another member first',
       );
     }
     await tx.delete(memberships).where(and(eq(memberships.projectId, input.projectId), eq(memberships.userId, input.userId)));
@@ -99,6 +108,7 @@ export async function removeMember(input: { projectId: string; actorUserId: stri
       by: input.actorUserId,
     });
     await revokeInvitationsSentBy(tx, input.projectId, input.userId, input.actorUserId);
+    await cancelBillerTransfersInvolving(tx, input.projectId, input.userId, input.actorUserId);
   });
 }
 

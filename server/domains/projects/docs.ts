@@ -4,8 +4,10 @@ export const CREATE_PROJECT = 'Names are unique per creating user, case-insensit
 
 export const GET_PROJECT = '404 when the project does not exist or the caller is not a member.';
 
-export const DELETE_PROJECT =
-  'Immediate and irreversible. 409 CONFLICT listing what is left while resources remain; 404 when absent or the caller is not its owner.';
+export const DELETE_PROJECT = [
+  'Immediate and irreversible. 409 CONFLICT listing what is left while resources remain, and listing them while an invoice is unpaid (open or failed);',
+  "404 when absent or the caller is not its owner. Invoices are never deleted: a deleted project's paid invoices stay in the billing history of whoever paid them (GET /v1/account/invoices).",
+].join(' ');
 
 export const SET_BILLING_EMAIL = 'null clears it; invoices then go to the account email of the member who holds billing.';
 

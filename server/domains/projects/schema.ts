@@ -20,6 +20,9 @@ export const projectSchema = z
     billingEmail: z.string().nullable(),
     blockedAt: isoDateTime.nullable(),
     blockedReason: z.string().nullable(),
+    suspendedAt: isoDateTime
+      .nullable()
+      .describe('Set once an invoice stayed unpaid past the grace period: paid resources are stopped (servers powered off) until it is paid'),
     createdAt: isoDateTime,
     role: roleSchema.describe("The caller's role in the project"),
     _count: projectCountSchema,

@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../../db/errors';
 import { memberships, projectCharges, projects } from '../../../db/schema';
 import { newId } from '../../../db/schema/ids';
 import type { ProjectRole } from '../../platform/auth/roles';
+import { unpaidInvoices } from '../../billing/monthlyClose';
 import { monthKeyOf } from '../../billing/period';
 import { AppError } from '../../platform/errors';
 import { emit } from '../../platform/events';
@@ -96,7 +97,11 @@ export async function setBillingEmail(projectId: string, actorUserId: string, bi
   });
 }
 
-/** Deletes the project unless resources remain (409 naming them); memberships, keys and invitations go with it. */
+/**
+ * Deletes the project unless resources remain or an invoice is unpaid (409 naming them);
+ * memberships, keys and invitations go with it. Its invoices, all paid by then, are kept: they
+ * stay in the billing history of whoever paid them.
+ */
 export async function deleteProject(projectId: string, actorUserId: string): Promise<void> {
   const db = await getDb();
   await db.transaction(async (tx) => {
@@ -105,6 +110,11 @@ export async function deleteProject(projectId: string, actorUserId: string): Pro
     const remaining = await remainingResources(tx, projectId);
     if (remaining.length > 0) {
       throw new AppError('CONFLICT', `Project still holds resources: ${remaining.join(', ')}. Delete them first.`);
+    }
+    const unpaid = await unpaidInvoices(tx, projectId);
+    if (unpaid.length > 0) {
+      const listed = unpaid.map((invoice) => `${invoice.period} (${invoice.id}, ${invoice.status})`);
+      throw new AppError('CONFLICT', `Project has unpaid invoices: ${listed.join(', ')}. Pay them on the Billing page before deleting the project.`);
     }
     await emit(tx, null, 'project.deleted', { projectId, name: locked.name, by: actorUserId });
     await tx.delete(projects).where(eq(projects.id, projectId));
@@ -182,6 +192,7 @@ function toView(row: ProjectRow, role: ProjectRole, counts: ProjectCounts | unde
     billingEmail: row.billingEmail,
     blockedAt: row.blockedAt?.toISOString() ?? null,
     blockedReason: row.blockedReason,
+    suspendedAt: row.suspendedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
     role,
     _count: counts ?? emptyCounts(),

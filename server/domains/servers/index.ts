@@ -3,6 +3,7 @@ import { servers } from '../../../db/schema';
 import { defineDomain } from '../../platform/domain';
 import { serverJobs } from './jobs';
 import { serversRouter } from './router';
+import { serverSuspension } from './suspension';
 
 export const serversDomain = defineDomain({
   name: 'servers',
@@ -18,7 +19,8 @@ export const serversDomain = defineDomain({
       live: isNull(servers.terminatedAt),
     },
   ],
-  events: ['server.created', 'server.renamed', 'server.action_requested', 'server.deleted'],
+  events: ['server.created', 'server.renamed', 'server.action_requested', 'server.deleted', 'server.suspended', 'server.resumed'],
   scopes: ['servers'],
   panel: [{ segment: 'servers', label: 'Servers', icon: 'server', section: 'resources', order: 10 }],
+  suspension: serverSuspension,
 });

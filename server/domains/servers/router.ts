@@ -132,7 +132,7 @@ export const serversRouter = router({
       },
       scopes: WRITE,
       role: 'member',
-      errors: ['CONFLICT', 'UPSTREAM_ERROR'],
+      errors: ['CONFLICT', 'PROJECT_SUSPENDED', 'UPSTREAM_ERROR'],
     })
     .input(z.object({ ...serverRef, ...serverActionInput.shape }))
     .output(serverSchema)

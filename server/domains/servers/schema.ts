@@ -74,6 +74,11 @@ export const serverSchema = z
     pgUsername: z.string().describe('The PostgreSQL role that owns it'),
     createdAt: isoDateTime,
     updatedAt: isoDateTime,
+    suspendedAt: isoDateTime
+      .nullable()
+      .describe(
+        'Set while a billing suspension (an invoice unpaid past its grace period) keeps the server powered off; it is powered back on once the invoice is paid',
+      ),
   })
   .meta({ id: 'Server' });
 

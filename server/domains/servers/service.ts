@@ -5,6 +5,7 @@ import { servers, serverSshKeys, sshKeys } from '../../../db/schema';
 import { newId } from '../../../db/schema/ids';
 import type { Preview } from '../../billing/preview';
 import { endBillingItem, previewPurchase, purchaseCreation } from '../../billing/purchases';
+import { assertProjectNotSuspended } from '../../billing/suspension';
 import { AppError, conflict } from '../../platform/errors';
 import { emit } from '../../platform/events';
 import { getLogger } from '../../platform/logger';
@@ -47,7 +48,7 @@ export interface CreateServerRequest {
   sshKeyIds: string[];
 }
 
-type ServerRow = typeof servers.$inferSelect;
+export type ServerRow = typeof servers.$inferSelect;
 
 /** Live servers, newest first, with PROVISIONING ones settled against the provider in one call. */
 export async function listServers(projectId: string): Promise<Server[]> {
@@ -182,15 +183,17 @@ export async function deleteServer(projectId: string, serverId: string, actorUse
 /**
  * Sends a power action when it fits the server's settled status (after a reconciliation, so a
  * server that has just finished starting counts as RUNNING). The server is PROVISIONING until the
- * provider has applied the action; reads settle it.
+ * provider has applied the action; reads settle it. While the project is suspended for an unpaid
+ * invoice, an action that would leave the server running is refused (402 PROJECT_SUSPENDED).
  */
 export async function performServerAction(projectId: string, serverId: string, actorUserId: string, action: PowerAction): Promise<Server> {
   const found = await liveServer(projectId, serverId);
   refuseWhileDeleting(found);
+  const db = await getDb();
+  if (POWER_ACTION_RESULT[action] === 'RUNNING') await assertProjectNotSuspended(db, projectId, `${action} of server "${found.name}"`);
   const current = (await reconcile([found]))[0]!;
   if (!POWER_ACTION_FITS[action].includes(current.status)) throw new AppError('CONFLICT', unfitActionMessage(current, action));
   await upstream(() => getInfraProvider().performAction(current.providerMachineId, action));
-  const db = await getDb();
   return db.transaction(async (tx) => {
     const [saved] = await tx
       .update(servers)
@@ -274,7 +277,7 @@ export async function deleteOrphanedMachines(options: { olderThanMs: number; now
  * returned in order, changed ones replaced. A provider failure leaves the stored state of that
  * project's servers as it is: reads keep working while the provider is down.
  */
-async function reconcile(rows: ServerRow[]): Promise<ServerRow[]> {
+export async function reconcile(rows: ServerRow[]): Promise<ServerRow[]> {
   const pending = rows.filter((r) => r.status === 'PROVISIONING');
   if (pending.length === 0) return rows;
   const byProject = Map.groupBy(pending, (r) => r.projectId);
@@ -451,7 +454,7 @@ async function discardMachine(machineId: string, serverId: string): Promise<void
 }
 
 /** Provider failures answer 502; a machine the provider no longer knows is one too, not a 404 of the server. */
-async function upstream<T>(call: () => Promise<T>): Promise<T> {
+export async function upstream<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (err) {
@@ -478,5 +481,6 @@ function toView(row: ServerRow): Server {
     pgUsername: row.pgUsername,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    suspendedAt: row.suspendedAt?.toISOString() ?? null,
   };
 }

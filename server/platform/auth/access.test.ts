@@ -25,6 +25,7 @@ const PROJECT: ProjectAccess['project'] = {
   billingEmail: null,
   blockedAt: null,
   blockedReason: null,
+  suspendedAt: null,
   createdAt: new Date('2026-01-01T00:00:00Z'),
   updatedAt: new Date('2026-01-01T00:00:00Z'),
 };

@@ -68,6 +68,29 @@ const envSchema = z
           return z.NEVER;
         }
       }),
+    DUNNING_RETRY_DAYS: z
+      .string()
+      .default('1,3,5')
+      .transform((raw, ctx) => {
+        const days = raw
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+          .map(Number);
+        const ascending = days.every((d, i) => Number.isInteger(d) && d >= 1 && d <= 90 && (i === 0 || d > days[i - 1]!));
+        if (!ascending) {
+          ctx.addIssue({ code: 'custom', message: 'DUNNING_RETRY_DAYS must be whole days from 1 to 90 in ascending order, comma-separated, e.g. 1,3,5' });
+          return z.NEVER;
+        }
+        return days;
+      }),
+    DUNNING_GRACE_DAYS: z.coerce.number().int().min(0).max(90).default(7),
+    BILLER_TRANSFER_TTL_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 30)
+      .default(24 * 7),
     DEV_MAILBOX: booleanFlag.default(false),
     TRUST_PROXY: booleanFlag.default(false),
     TRUSTED_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),

@@ -19,6 +19,7 @@ const CODE_MEANINGS: Record<ErrorCode, string> = {
   BILLER_PAYMENT_METHOD_REQUIRED: 'the member who holds billing for the project must add a payment card',
   CARD_DECLINED: 'the card was declined; nothing was bought',
   PROJECT_BLOCKED: 'the project is blocked by an unpaid invoice; pay it first',
+  PROJECT_SUSPENDED: "the project's paid resources are suspended over an invoice unpaid past its grace period; pay it and they come back",
   FORBIDDEN:
     'not a member of the project, a role too low, an API key lacking a scope or calling a session-only operation, or a cookie-authenticated write without a same-origin Origin',
   NOT_FOUND: 'the project or resource does not exist, or the caller may not see it',
