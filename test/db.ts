@@ -17,7 +17,7 @@ export async function databaseFingerprint(): Promise<Record<string, string>> {
   const list = Array.isArray(columns) ? columns : columns.rows;
   const byTable = new Map<string, string[]>();
   for (const { table_name, column_name } of list) {
-    if (table_name === 'rate_limit_counters' || VOLATILE_COLUMNS.has(`${table_name}.${column_name}`)) continue;
+    if (table_name === 'rate_limits' || VOLATILE_COLUMNS.has(`${table_name}.${column_name}`)) continue;
     byTable.set(table_name, [...(byTable.get(table_name) ?? []), `"${column_name}"::text`]);
   }
   const out: Record<string, string> = {};

@@ -89,7 +89,7 @@ export const RESTORE_LIMIT = { limit: 5, windowSeconds: 10 * 60 } as const;
  * whether an email has an account; limited to 5 attempts per client address per 10 minutes.
  */
 export async function requestPasswordReset(input: { email: string; locale: string; ip: string }): Promise<void> {
-  await consumeRateLimit({ key: `restore:ip:${input.ip}`, ...RESTORE_LIMIT });
+  await consumeRateLimit({ policy: 'password-reset', key: `restore:ip:${input.ip}`, ...RESTORE_LIMIT });
   const db = await getDb();
   const email = input.email.trim().toLowerCase();
   const [user] = await db
