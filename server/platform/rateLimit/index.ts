@@ -85,13 +85,16 @@ export function rateLimitFields(results: readonly RateLimitResult[]): Record<str
   };
 }
 
-// One store per process, shared by the custom server and Next's bundled copy of this module.
-const holder = globalThis as unknown as { __rateLimiter?: Promise<RateLimiter> };
+// One store per process, shared by the custom server and Next's bundled copy of this module; each copy
+// wraps it in a limiter of its own, so the errors it throws are that copy's AppError.
+const holder = globalThis as unknown as { __rateLimitStore?: Promise<RateLimitStore> };
+let limiter: Promise<RateLimiter> | undefined;
 
 /** The app's limiter: Redis when `REDIS_URL` is set, else PostgreSQL, else (embedded database, one process) memory. */
 export function getRateLimiter(): Promise<RateLimiter> {
-  holder.__rateLimiter ??= openRateLimitStore(getConfig()).then(createRateLimiter);
-  return holder.__rateLimiter;
+  holder.__rateLimitStore ??= openRateLimitStore(getConfig());
+  limiter ??= holder.__rateLimitStore.then(createRateLimiter);
+  return limiter;
 }
 
 export async function openRateLimitStore(config: Pick<AppConfig, 'REDIS_URL' | 'embeddedDatabase'>): Promise<RateLimitStore> {

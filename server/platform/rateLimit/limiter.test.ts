@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getDb, type Db } from '../../../db';
 import * as schema from '../../../db/schema';
 import { queryRows } from '../../../test/db';
 import { AppError } from '../errors';
 import {
+  consumeRateLimit,
   createRateLimiter,
   openRateLimitStore,
   rateLimited,
@@ -310,5 +311,19 @@ describe('openRateLimitStore', () => {
       expect(store.kind).toBe('redis');
       await store.close();
     }
+  });
+});
+
+describe('the app limiter', () => {
+  it("shares its store with another copy of the module (Next's bundle), which throws its own AppError", async () => {
+    const r = rule(1);
+    await consumeRateLimit(r, at(0));
+    vi.resetModules();
+    const copy = await import('./index');
+    const { AppError: CopysAppError } = await import('../errors');
+    expect(CopysAppError).not.toBe(AppError);
+    const refusal = await copy.consumeRateLimit(r, at(0)).catch((err: unknown) => err);
+    expect(refusal).toBeInstanceOf(CopysAppError);
+    expect(refusal).toMatchObject({ code: 'RATE_LIMITED' });
   });
 });
