@@ -19,3 +19,9 @@ export const accountNameInput = z.object({ name: personNameSchema });
 export const accountSchema = z.object({ id: z.string(), email: z.string(), name: z.string() });
 
 export type Account = z.infer<typeof accountSchema>;
+
+/**
+ * The sign-in error (next-auth's `error`) when too many failed attempts hold the account or the
+ * client address back, followed by `:<seconds>` until the next attempt is let through.
+ */
+export const SIGN_IN_THROTTLED = 'SignInThrottled';

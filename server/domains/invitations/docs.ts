@@ -1,3 +1,5 @@
+import { INVITATIONS_PER_ADDRESS_PER_HOUR } from './service';
+
 const SESSION_ONLY_REASON = 'Session only: an API key reaches one project, so it cannot act on invitations to other projects of its creator.';
 const ADDRESSED_TO_ANOTHER = "403 FORBIDDEN when the invitation was sent to another email address than the account's;";
 
@@ -5,6 +7,7 @@ export const CREATE_INVITATION = [
   'Owner or admin. Emails a link to the accept-or-reject page; the invitation expires after the configured time (7 days by default).',
   'The owner role cannot be given by invitation.',
   '409 CONFLICT when the address already belongs to a member or a pending invitation for it exists.',
+  `At most ${INVITATIONS_PER_ADDRESS_PER_HOUR} invitations to one address per hour, every project together, then 429 RATE_LIMITED with Retry-After.`,
 ].join(' ');
 
 export const LIST_PROJECT_INVITATIONS = 'Owner or admin. Pending invitations that have not expired, newest first.';

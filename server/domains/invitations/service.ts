@@ -4,14 +4,19 @@ import { isUniqueViolation } from '../../../db/errors';
 import { invitations, memberships, projects, users } from '../../../db/schema';
 import { newId } from '../../../db/schema/ids';
 import type { ProjectRole } from '../../platform/auth/roles';
+import { sha256Hex } from '../../platform/auth/tokens';
 import { getConfig } from '../../platform/config';
 import { AppError } from '../../platform/errors';
 import { emit } from '../../platform/events';
 import { enqueueJob } from '../../platform/jobs';
 import { EXPIRE_INVITATION, type ExpireInvitationData } from './jobs';
 import { getLogger } from '../../platform/logger';
+import { consumeRateLimit } from '../../platform/rateLimit';
 import { getMailer } from '../../providers/mailer';
 import type { AcceptedInvitation, Invitation, PublicInvitation, ReceivedInvitation } from './schema';
+
+/** Invitations per invited address per hour, every project together: nobody's mailbox becomes a target. */
+export const INVITATIONS_PER_ADDRESS_PER_HOUR = 5;
 
 type InvitationStatus = (typeof invitations.$inferSelect)['status'];
 type InvitableRole = Exclude<ProjectRole, 'owner'>;
@@ -20,12 +25,20 @@ const inviters = aliasedTable(users, 'inviter');
 
 /**
  * Invites an email address to the project. Refused with 409 when the address already belongs to a
- * member or has a pending invitation. The email and the expiry job follow the commit: a failure
- * of either is logged and does not undo the invitation, which the invitee also sees in their list
- * and which the periodic sweep expires anyway.
+ * member or has a pending invitation, and with 429 past INVITATIONS_PER_ADDRESS_PER_HOUR for the
+ * address. The email and the expiry job follow the commit: a failure of either is logged and does
+ * not undo the invitation, which the invitee also sees in their list and which the periodic sweep
+ * expires anyway.
  */
 export async function createInvitation(input: { projectId: string; actorUserId: string; email: string; role: InvitableRole }): Promise<Invitation> {
   const email = input.email.trim().toLowerCase();
+  await consumeRateLimit({
+    policy: 'invitation-email',
+    // Hashed: the limiter's store holds no addresses.
+    key: `invitation:email:${sha256Hex(email)}`,
+    limit: INVITATIONS_PER_ADDRESS_PER_HOUR,
+    windowSeconds: 3600,
+  });
   const now = new Date();
   const expiresAt = new Date(now.getTime() + getConfig().INVITATION_TTL_HOURS * 3_600_000);
   const db = await getDb();
