@@ -11,8 +11,11 @@ import {
   consumeRateLimit,
   createRateLimiter,
   openRateLimitStore,
+  purgeExpiredRateLimits,
   rateLimited,
   rateLimitFields,
+  refundRateLimit,
+  takeRateLimit,
   type RateLimiter,
   type RateLimitResult,
   type RateLimitRule,
@@ -271,9 +274,9 @@ describe('purging budgets that are whole again', () => {
     // No sweep yet (59 s after the last): the first key's passed state is still there for purge to find.
     expect(await limiter.purge(at(20))).toBe(1);
     await limiter.take(first, at(0));
-    await limiter.take(third, at(61));
-    // The take at 61 s swept everything that had passed, so purge finds nothing more.
-    expect(await limiter.purge(at(61))).toBe(0);
+    await limiter.take(third, at(60));
+    // The take a minute after the last sweep swept everything that had passed, so purge finds nothing more.
+    expect(await limiter.purge(at(60))).toBe(0);
   });
 
   it.skipIf(!redisUrl)('lets Redis expire a key when its time passes', async () => {
@@ -293,6 +296,7 @@ describe('purging budgets that are whole again', () => {
       probe.disconnect();
       await store.close();
     }
+    await expect(createRateLimiter(store).take(rule(1), at(0))).rejects.toThrow(/closed/i);
   });
 });
 
@@ -315,6 +319,17 @@ describe('openRateLimitStore', () => {
 });
 
 describe('the app limiter', () => {
+  it('takes, consumes, refunds and purges through the configured store', async () => {
+    const r = rule(2);
+    expect(await takeRateLimit(r, at(0))).toMatchObject({ allowed: true, remaining: 1 });
+    expect(await consumeRateLimit(r, at(0))).toMatchObject({ allowed: true, remaining: 0 });
+    await refundRateLimit(r, at(0));
+    expect(await takeRateLimit(r, at(0))).toMatchObject({ allowed: true, remaining: 0 });
+    expect(await takeRateLimit(r, at(0))).toMatchObject({ allowed: false });
+    expect(await purgeExpiredRateLimits(at(3600))).toBeGreaterThanOrEqual(1);
+    expect(await takeRateLimit(r, at(3600))).toMatchObject({ allowed: true, remaining: 1 });
+  });
+
   it("shares its store with another copy of the module (Next's bundle), which throws its own AppError", async () => {
     const r = rule(1);
     await consumeRateLimit(r, at(0));

@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createApiKey, createProject, createUser } from '../../../test/helpers';
 import type { Actor } from '../auth/actor';
 import type { HeaderSource } from '../context';
 import { resetConfigForTests, type AppConfig } from '../config';
+import { getRateLimiter } from '../rateLimit';
 import { AppError } from '../errors';
 import type { RawRoute } from './rawRoutes';
 import { identifyAndSpend, requestBudget, withRefusalBudget } from './requestBudget';
@@ -107,6 +108,20 @@ describe('identifyAndSpend', () => {
       expect(refused).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringMatching(/^Too many requests; try again in \d+ seconds?$/) });
       expect(refused.headers).toMatchObject({ 'ratelimit-policy': '"default";q=2;w=60', ratelimit: expect.stringMatching(/^"default";r=0;t=\d+$/) });
     });
+  });
+
+  it('with budgets in PostgreSQL, charges an API key in the statement that looks it up, with no step of its own', async () => {
+    const user = await createUser();
+    const { projectId } = await createProject(user);
+    const { key } = await createApiKey(user, projectId, ['projects:read']);
+    const limiter = await getRateLimiter();
+    const take = vi.spyOn(limiter, 'take');
+    try {
+      await identifyAndSpend(headers({ authorization: `Bearer ${key}` }), undefined);
+      expect(take).toHaveBeenCalledTimes(limiter.storeKind === 'postgres' ? 0 : 1);
+    } finally {
+      take.mockRestore();
+    }
   });
 
   it('spends an anonymous caller budget per client address', async () => {

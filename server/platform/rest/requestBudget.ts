@@ -25,9 +25,7 @@ export async function identifyAndSpend(headers: HeaderSource, route: Route | und
   const rule = requestBudget(caller, route, config);
   // A key the lookup could not charge (its budget was spent) takes the ordinary step, which says when to come back.
   const result =
-    caller.actor.kind === 'apiKey' && typeof caller.keyBudgetTatUs === 'number'
-      ? rateLimitResult(rule, { allowed: true, tatUs: caller.keyBudgetTatUs }, nowUs)
-      : await limiter.take(rule, now);
+    typeof caller.keyBudgetTatUs === 'number' ? rateLimitResult(rule, { allowed: true, tatUs: caller.keyBudgetTatUs }, nowUs) : await limiter.take(rule, now);
   if (!result.allowed) throw rateLimited(result, 'requests');
   return { caller, fields: rateLimitFields([result]) };
 }

@@ -28,14 +28,13 @@ export function createMemoryStore(): RateLimitStore {
         sweptAtUs = step.nowUs;
       }
       const outcome = advance(tats.get(key) ?? null, step);
-      if (outcome.allowed) tats.set(key, outcome.tatUs);
+      // A refused step leaves the TAT as it was, so storing the outcome is right either way.
+      tats.set(key, outcome.tatUs);
       return outcome;
     },
     async purge(nowUs) {
       return sweep(nowUs);
     },
-    async close() {
-      tats.clear();
-    },
+    async close() {},
   };
 }
