@@ -1,11 +1,19 @@
 // @ts-check
 // Run with TEST_DATABASE_URL set to a PostgreSQL server: the rate-limit tests create a database per
-// run, and for every mutant that is much faster on a server than migrating an in-memory PGlite.
+// run, and for every mutant that is much faster on a server than migrating an in-memory PGlite. Set
+// TEST_REDIS_URL too, or the Redis store's tests are skipped and its mutants survive.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
   vitest: { configFile: 'vitest.mutation.config.ts' },
-  mutate: ['server/platform/auth/scopes.ts', 'server/platform/auth/roles.ts', 'server/platform/auth/access.ts', 'server/platform/rateLimit.ts'],
+  mutate: [
+    'server/platform/auth/scopes.ts',
+    'server/platform/auth/roles.ts',
+    'server/platform/auth/access.ts',
+    'server/platform/rateLimit/**/*.ts',
+    '!server/platform/rateLimit/**/*.test.ts',
+    'server/platform/rest/requestBudget.ts',
+  ],
   coverageAnalysis: 'perTest',
   thresholds: { high: 95, low: 90, break: 90 },
   reporters: ['clear-text', 'progress'],

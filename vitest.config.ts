@@ -9,6 +9,7 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    env: { LOG_LEVEL: 'silent', NODE_ENV: 'test', NEXT_TELEMETRY_DISABLED: '1' },
+    // Tests call /v1 far faster than anyone should; the rate-limit tests set their own budgets.
+    env: { LOG_LEVEL: 'silent', NODE_ENV: 'test', NEXT_TELEMETRY_DISABLED: '1', RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '1000000' },
   },
 });

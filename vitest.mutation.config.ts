@@ -7,7 +7,7 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    env: { LOG_LEVEL: 'silent', NODE_ENV: 'test', NEXT_TELEMETRY_DISABLED: '1' },
+    env: { LOG_LEVEL: 'silent', NODE_ENV: 'test', NEXT_TELEMETRY_DISABLED: '1', RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '1000000' },
     projects: [
       {
         extends: true,
@@ -20,7 +20,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'rate-limit',
-          include: ['server/platform/rateLimit.test.ts'],
+          include: ['server/platform/rateLimit/*.test.ts', 'server/platform/rest/requestBudget.test.ts'],
           setupFiles: ['test/setup.ts'],
         },
       },

@@ -132,3 +132,20 @@ test('sign up, see the address unverified, verify it from the dev mailbox, then 
   await expect(anonymousPage.getByRole('link', { name: 'Sign in to send a new link' })).toBeVisible();
   await anonymous.close();
 });
+
+test('ten wrong passwords pause the sign-in of the account, the right one included, and the page says for how long', async ({ page, account }) => {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(account.email);
+  const password = page.getByLabel('Password', { exact: true });
+  const submit = page.getByRole('button', { name: 'Sign in' });
+  for (let i = 0; i < 10; i += 1) {
+    await password.fill(`wrong-password-${i}`);
+    await submit.click();
+    await expect(page.getByText('The email or password is not correct.')).toBeVisible();
+  }
+  await password.fill(account.password);
+  await submit.click();
+  await expect(page.getByText('Sign-in paused')).toBeVisible();
+  await expect(page.getByText(/Too many failed attempts for this account or from your network\. Try again in \d+ (seconds?|minutes?), or reset/)).toBeVisible();
+  await expect(page).toHaveURL(/\/login/);
+});

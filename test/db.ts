@@ -4,7 +4,7 @@ import { getDb } from '../db';
 /** Columns that legitimately change while a request is only being authenticated. */
 const VOLATILE_COLUMNS = new Set(['api_keys.last_used_at']);
 /** Tables a refused request writes to by design: its rate-limit count and its audit entry. */
-const RECORD_TABLES = new Set(['rate_limit_counters', 'audit_entries']);
+const RECORD_TABLES = new Set(['rate_limits', 'audit_entries']);
 
 /**
  * A fingerprint of every application table's content, to prove that a refused request left the

@@ -132,7 +132,7 @@ function PasswordCard({ account }: { account: SignedInAccount }) {
       return;
     }
     // The change ended every session, this one included; sign in again with the new password.
-    if (await signInWithPassword(account.email, input.newPassword)) {
+    if ((await signInWithPassword(account.email, input.newPassword)).ok) {
       element.reset();
       toast.success('Password changed. Other devices have been signed out.');
       router.refresh();

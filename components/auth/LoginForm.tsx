@@ -9,7 +9,7 @@ import { Input } from '../ui/Input';
 import { SubmitButton } from '../ui/SubmitButton';
 import { withCallback } from './callbackUrl';
 import { signInForm } from './schemas';
-import { signInWithPassword } from './signInWithPassword';
+import { signInWithPassword, type SignInOutcome } from './signInWithPassword';
 
 export type LoginNotice = 'reset' | 'expired' | 'password-changed' | null;
 
@@ -23,7 +23,7 @@ export function LoginForm({ callbackUrl, notice }: { callbackUrl: string; notice
   const router = useRouter();
   const form = useZodForm(signInForm);
   const [submitting, setSubmitting] = useState(false);
-  const [failed, setFailed] = useState(false);
+  const [failure, setFailure] = useState<SignInOutcome | null>(null);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -31,14 +31,15 @@ export function LoginForm({ callbackUrl, notice }: { callbackUrl: string; notice
     const input = form.parse({ email: data.get('email'), password: data.get('password') });
     if (!input) return;
     setSubmitting(true);
-    setFailed(false);
+    setFailure(null);
     try {
-      if (await signInWithPassword(input.email, input.password)) {
+      const outcome = await signInWithPassword(input.email, input.password);
+      if (outcome.ok) {
         router.replace(callbackUrl);
         router.refresh();
         return;
       }
-      setFailed(true);
+      setFailure(outcome);
     } catch {
       form.fail(new Error('Could not reach the server. Check your connection and try again.'));
     }
@@ -49,7 +50,13 @@ export function LoginForm({ callbackUrl, notice }: { callbackUrl: string; notice
   return (
     <form className="form" onSubmit={onSubmit} noValidate>
       {shownNotice ? <Alert tone={shownNotice.tone}>{shownNotice.text}</Alert> : null}
-      {failed ? <Alert tone="danger">The email or password is not correct.</Alert> : null}
+      {failure?.retryAfterSeconds ? (
+        <Alert tone="danger" title="Sign-in paused">
+          Too many failed attempts for this account or from your network. Try again in {waitText(failure.retryAfterSeconds)}, or reset your password.
+        </Alert>
+      ) : failure ? (
+        <Alert tone="danger">The email or password is not correct.</Alert>
+      ) : null}
       {form.formError ? <Alert tone="danger">{form.formError}</Alert> : null}
       <Input label="Email" name="email" type="email" autoComplete="email" autoFocus error={form.errors.email} />
       <Input
@@ -68,4 +75,11 @@ export function LoginForm({ callbackUrl, notice }: { callbackUrl: string; notice
       </p>
     </form>
   );
+}
+
+/** "45 seconds", "1 minute", "2 minutes": rounded up, so waiting that long is enough. */
+function waitText(seconds: number): string {
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
 }

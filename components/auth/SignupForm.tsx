@@ -32,7 +32,7 @@ export function SignupForm({ callbackUrl }: { callbackUrl: string }) {
       return;
     }
     setSigningIn(true);
-    if (await signInWithPassword(input.email, input.password)) {
+    if ((await signInWithPassword(input.email, input.password)).ok) {
       router.replace(callbackUrl);
       router.refresh();
       return;

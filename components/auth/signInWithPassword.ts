@@ -1,7 +1,18 @@
 import { signIn } from 'next-auth/react';
+import { SIGN_IN_THROTTLED } from '@/server/domains/accounts/schema';
 
-/** Starts a panel session; resolves false when the email and password do not match an account. */
-export async function signInWithPassword(email: string, password: string): Promise<boolean> {
+export interface SignInOutcome {
+  ok: boolean;
+  /** Set when too many failed attempts hold the sign-in back: seconds until the next attempt is let through. */
+  retryAfterSeconds?: number;
+}
+
+const THROTTLED = new RegExp(`^${SIGN_IN_THROTTLED}:(\\d+)$`);
+
+/** Starts a panel session; fails when the email and password do not match an account, or while sign-ins are held back. */
+export async function signInWithPassword(email: string, password: string): Promise<SignInOutcome> {
   const result = await signIn('credentials', { email, password, redirect: false });
-  return Boolean(result?.ok && !result.error);
+  if (result?.ok && !result.error) return { ok: true };
+  const throttled = THROTTLED.exec(result?.error ?? '');
+  return throttled ? { ok: false, retryAfterSeconds: Number(throttled[1]) } : { ok: false };
 }

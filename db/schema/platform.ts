@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, index, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './accounts';
 import { projects } from './projects';
 
@@ -15,17 +15,16 @@ export const events = pgTable(
   (t) => [index('events_project_created_idx').on(t.projectId, t.createdAt)],
 );
 
-/** Fixed-window counters shared by every app instance. */
-export const rateLimitCounters = pgTable(
-  'rate_limit_counters',
-  {
-    key: text('key').notNull(),
-    windowStart: timestamp('window_start', { withTimezone: true, mode: 'date' }).notNull(),
-    count: integer('count').notNull().default(0),
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.key, t.windowStart] }), index('rate_limit_counters_expires_idx').on(t.expiresAt)],
-);
+/**
+ * Rate-limit state shared by every app instance: per key, the theoretical arrival time of the
+ * generic cell rate algorithm (server/platform/rateLimit), in microseconds since the epoch. A row
+ * whose time has passed says no more than a missing one, so the purge job drops those. The table
+ * is UNLOGGED (see its migration): losing it in a database crash only restores everyone's budget.
+ */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  tatUs: bigint('tat_us', { mode: 'number' }).notNull(),
+});
 
 /** Messages sent through the embedded mailer, readable at /dev/mailbox. */
 export const mailMessages = pgTable(

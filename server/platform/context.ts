@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { AuditedMutation } from './audit';
-import { resolveActor, type Actor } from './auth/actor';
+import { resolveActor, type Actor, type KeyBudgetStep } from './auth/actor';
 import { getConfig } from './config';
 import { getLogger } from './logger';
 
@@ -29,14 +29,32 @@ export const INTERNAL_HEADERS = { requestId: 'x-request-id', clientIp: 'x-client
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export async function createRequestContext(headers: HeaderSource, method: string, transport: RequestContext['transport']): Promise<RequestContext> {
+/** Who is calling: the credential's actor and the client address. */
+export interface Caller {
+  actor: Actor;
+  ip: string;
+  /** See KeyBudgetStep: the API key budget's TAT after the lookup stepped it, or null when the step did not fit. */
+  keyBudgetTatUs?: number | null;
+}
+
+/**
+ * Reads the caller from the request; the /v1 bridge does it once, before routing, to spend the
+ * caller's budget (and may have the API-key lookup charge the key on the way).
+ */
+export async function identifyCaller(headers: HeaderSource, keyBudget?: KeyBudgetStep): Promise<Caller> {
+  const credential = { authorization: headers.get('authorization'), apiKey: headers.get('x-api-key'), cookie: headers.get('cookie') };
+  const { actor, keyBudgetTatUs } = await resolveActor(credential, new Date(keyBudget ? keyBudget.nowUs / 1000 : Date.now()), keyBudget);
+  return { actor, ip: headers.get(INTERNAL_HEADERS.clientIp) ?? 'unknown', keyBudgetTatUs };
+}
+
+export async function createRequestContext(
+  headers: HeaderSource,
+  method: string,
+  transport: RequestContext['transport'],
+  caller?: Caller,
+): Promise<RequestContext> {
   const requestId = headers.get(INTERNAL_HEADERS.requestId) ?? randomUUID();
-  const ip = headers.get(INTERNAL_HEADERS.clientIp) ?? 'unknown';
-  const actor = await resolveActor({
-    authorization: headers.get('authorization'),
-    apiKey: headers.get('x-api-key'),
-    cookie: headers.get('cookie'),
-  });
+  const { actor, ip } = caller ?? (await identifyCaller(headers));
   const crossSiteWrite = actor.kind === 'session' && !SAFE_METHODS.has(method.toUpperCase()) && !isSameOriginWrite(method, headers);
   return {
     actor,

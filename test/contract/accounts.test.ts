@@ -35,6 +35,17 @@ describe('POST /v1/accounts', () => {
     expectError(await api('POST', '/v1/accounts', { body: { name: 'B', email: 'DUP@example.com', password: strongPassword } }), 409, 'CONFLICT');
   });
 
+  it('allows 5 sign-up attempts per email address per hour, whatever its case, then 429 with Retry-After', async () => {
+    const attempt = (email: string) => api('POST', '/v1/accounts', { body: { name: 'Often', email, password: strongPassword } });
+    expect((await attempt('often@example.com')).status).toBe(201);
+    for (let i = 0; i < 4; i += 1) expectError(await attempt('Often@Example.com'), 409, 'CONFLICT');
+    const limited = await attempt('often@example.com');
+    expectError(limited, 429, 'RATE_LIMITED');
+    expect(limited.headers.get('ratelimit-policy')).toContain('"sign-up";q=5;w=3600');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await attempt('seldom@example.com')).status).toBe(201);
+  });
+
   it.each([
     [{ email: 'x@example.com', password: strongPassword }, 'name'],
     [{ name: 'A', password: strongPassword }, 'email'],
@@ -106,20 +117,39 @@ describe('password reset', () => {
     expectError(await api('POST', '/v1/accounts/restore/complete', { body: { token, password: 'a brand new password' } }), 400, 'BAD_REQUEST');
   });
 
-  it('allows 5 attempts per client address per 10 minutes, then 429 with Retry-After', async () => {
+  it('allows 5 attempts per client address per 10 minutes, whatever the emails, then 429 with Retry-After', async () => {
     const headers = { 'x-client-ip': '192.0.2.77' };
     for (let i = 0; i < 5; i += 1) {
-      expect((await api('POST', '/v1/accounts/restore', { body: { email: 'x@example.com', locale: 'en' }, headers })).status).toBe(200);
+      expect((await api('POST', '/v1/accounts/restore', { body: { email: `x${i}@example.com`, locale: 'en' }, headers })).status).toBe(200);
     }
-    const limited = await api('POST', '/v1/accounts/restore', { body: { email: 'x@example.com', locale: 'en' }, headers });
+    const limited = await api('POST', '/v1/accounts/restore', { body: { email: 'x5@example.com', locale: 'en' }, headers });
     expectError(limited, 429, 'RATE_LIMITED');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(limited.headers.get('ratelimit-limit')).toBe('5');
+    expect(limited.headers.get('ratelimit-policy')).toContain('"password-reset";q=5;w=600');
     const otherAddress = await api('POST', '/v1/accounts/restore', {
-      body: { email: 'x@example.com', locale: 'en' },
+      body: { email: 'x5@example.com', locale: 'en' },
       headers: { 'x-client-ip': '192.0.2.78' },
     });
     expect(otherAddress.status).toBe(200);
+  });
+
+  it('allows 5 reset requests per email address per hour from any client addresses, with or without an account, then 429', async () => {
+    const user = await createUser();
+    const mailsTo = async (to: string) => (await queryRows<{ n: number }>(sql`select count(*)::int as n from mail_messages where "to" = ${to}`))[0]?.n ?? 0;
+    const mailsBefore = await mailsTo(user.email);
+    for (const email of [user.email, 'nobody-at-all@example.com']) {
+      for (let i = 0; i < 5; i += 1) {
+        const res = await api('POST', '/v1/accounts/restore', { body: { email, locale: 'en' }, headers: { 'x-client-ip': `203.0.113.${10 + i}` } });
+        expect(res.status).toBe(200);
+      }
+      const limited = await api('POST', '/v1/accounts/restore', {
+        body: { email: email.toUpperCase(), locale: 'en' },
+        headers: { 'x-client-ip': '203.0.113.99' },
+      });
+      expectError(limited, 429, 'RATE_LIMITED');
+      expect(limited.headers.get('ratelimit-policy')).toContain('"password-reset-email";q=5;w=3600');
+    }
+    expect((await mailsTo(user.email)) - mailsBefore).toBe(5);
   });
 
   it('validates the email and locale (422)', async () => {

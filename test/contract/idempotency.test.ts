@@ -6,6 +6,8 @@ import { createRequestContext } from '../../server/platform/context';
 import { IDEMPOTENCY_LOCK_MS } from '../../server/platform/idempotency';
 import { PURGE_IDEMPOTENCY_KEYS } from '../../server/platform/jobs/maintenance';
 import { createCallerFactory } from '../../server/platform/trpc';
+import { consumeRateLimit, refundRateLimit } from '../../server/platform/rateLimit';
+import { SSH_KEY_GENERATIONS_PER_HOUR } from '../../server/domains/sshKeys/service';
 import { getInfraProvider } from '../../server/providers/infra';
 import { ledgerIntents } from '../billingHelpers';
 import { queryRows } from '../db';
@@ -201,18 +203,12 @@ describe('Idempotency-Key on /v1 writes', () => {
   it('keeps no rate-limit refusal: once the window has passed, a retry with the same key runs', async () => {
     const user = await createUser();
     const { projectId } = await createProject(user);
-    const hour = 3_600_000;
-    const windowStart = Math.floor(Date.now() / hour) * hour;
-    for (const start of [windowStart, windowStart + hour]) {
-      await queryRows(
-        sql`insert into rate_limit_counters (key, window_start, count, expires_at)
-            values (${`ssh-key-generate:project:${projectId}`}, ${new Date(start).toISOString()}, 1000, ${new Date(start + hour).toISOString()})`,
-      );
-    }
+    const budget = { policy: 'ssh-key-generation', key: `ssh-key-generate:project:${projectId}`, limit: SSH_KEY_GENERATIONS_PER_HOUR, windowSeconds: 3600 };
+    for (let i = 0; i < SSH_KEY_GENERATIONS_PER_HOUR; i += 1) await consumeRateLimit(budget);
     const key = newKey();
     const generate = () => withKey('POST', `/v1/projects/${projectId}/ssh-keys/generate`, { cookie: user.cookie, body: { name: 'deploy' } }, key);
     expectError(await generate(), 429, 'RATE_LIMITED');
-    await queryRows(sql`delete from rate_limit_counters`);
+    await refundRateLimit(budget);
     expect(await generate()).toMatchObject({ status: 200, body: { success: true } });
   });
 

@@ -61,7 +61,7 @@ export async function resendVerificationEmail(userId: string): Promise<void> {
     .where(eq(users.id, userId));
   if (!user) throw new AppError('NOT_FOUND', 'Account not found');
   if (user.emailVerifiedAt) throw new AppError('CONFLICT', 'Your email address is already verified');
-  await consumeRateLimit({ key: `verify-email:user:${userId}`, ...RESEND_VERIFICATION_LIMIT });
+  await consumeRateLimit({ policy: 'verification-email', key: `verify-email:user:${userId}`, ...RESEND_VERIFICATION_LIMIT });
   await sendVerificationEmail(user);
 }
 

@@ -1,7 +1,10 @@
 import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import { getConfig } from '../../platform/config';
-import { endSession, verifyCredentials } from './service';
+import { INTERNAL_HEADERS } from '../../platform/context';
+import { AppError } from '../../platform/errors';
+import { SIGN_IN_THROTTLED } from './schema';
+import { endSession, signIn } from './service';
 import { SESSION_MAX_AGE_SECONDS, sessionCookieName } from '../../platform/auth/sessionCookie';
 
 /**
@@ -26,9 +29,16 @@ export function getAuthOptions(): NextAuthOptions {
       CredentialsProvider({
         name: 'Email and password',
         credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
-        async authorize(credentials) {
+        async authorize(credentials, req) {
           if (!credentials?.email || !credentials.password) return null;
-          const user = await verifyCredentials(credentials.email, credentials.password);
+          const ip = req.headers?.[INTERNAL_HEADERS.clientIp];
+          const user = await signIn({ email: credentials.email, password: credentials.password, ip: typeof ip === 'string' ? ip : 'unknown' }).catch(
+            (err: unknown) => {
+              // next-auth hands a thrown message to the login page as its `error`; the page says when to try again.
+              if (err instanceof AppError && err.code === 'RATE_LIMITED') throw new Error(`${SIGN_IN_THROTTLED}:${err.headers?.['retry-after']}`);
+              throw err;
+            },
+          );
           if (!user) return null;
           return { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion };
         },

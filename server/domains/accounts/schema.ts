@@ -28,3 +28,9 @@ export const verifiedEmailSchema = z.object({ email: z.string() });
 
 export type Account = z.infer<typeof accountSchema>;
 export type OwnAccount = z.infer<typeof ownAccountSchema>;
+
+/**
+ * The sign-in error (next-auth's `error`) when too many failed attempts hold the account or the
+ * client address back, followed by `:<seconds>` until the next attempt is let through.
+ */
+export const SIGN_IN_THROTTLED = 'SignInThrottled';

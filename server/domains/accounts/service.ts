@@ -10,16 +10,38 @@ import { AppError, invalidField } from '../../platform/errors';
 import { getLogger } from '../../platform/logger';
 import { getMailer, type MailMessage } from '../../providers/mailer';
 import { getPaymentsProvider } from '../../providers/payments';
-import { consumeRateLimit } from '../../platform/rateLimit';
+import { consumeRateLimit, refundRateLimit, type RateLimitRule } from '../../platform/rateLimit';
 import { sendVerificationEmail } from './emailVerification';
 import type { Account, OwnAccount } from './schema';
+
+/** Budgets of the account operations anyone can call, each `limit` attempts per `windowSeconds`. */
+export const ACCOUNT_LIMITS = {
+  /** Sign-ups per email address: the answer (created or taken) says whether the address has an account. */
+  signUpPerEmail: { limit: 5, windowSeconds: 3600 },
+  /** Failed sign-ins per email address typed; at the limit even the right password waits. */
+  signInFailuresPerAccount: { limit: 10, windowSeconds: 15 * 60 },
+  /** Failed sign-ins per client address, whichever accounts they try. */
+  signInFailuresPerAddress: { limit: 30, windowSeconds: 15 * 60 },
+  /** SPEC: reset requests per client address. */
+  restorePerAddress: { limit: 5, windowSeconds: 10 * 60 },
+  /** Reset requests per email address, so nobody fills a mailbox with reset links from many addresses. */
+  restorePerEmail: { limit: 5, windowSeconds: 3600 },
+} as const;
+
+/** Budgets keyed by an email address use its hash: the limiter's store holds no addresses. */
+const emailKey = (email: string) => sha256Hex(normalizeEmail(email));
+
+function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
 
 /**
  * Creates the user and their payment-processor customer in one transaction, then mails the link
  * that verifies the address.
  */
 export async function createAccount(input: { name: string; email: string; password: string }): Promise<Account> {
-  const email = input.email.trim().toLowerCase();
+  const email = normalizeEmail(input.email);
+  await consumeRateLimit({ policy: 'sign-up', key: `sign-up:email:${emailKey(email)}`, ...ACCOUNT_LIMITS.signUpPerEmail });
   const passwordHash = await hashPassword(input.password);
   const db = await getDb();
   let account: Account;
@@ -39,6 +61,25 @@ export async function createAccount(input: { name: string; email: string; passwo
   }
   await sendVerificationEmail(account);
   return account;
+}
+
+/**
+ * A panel sign-in. The attempt takes a unit from the client address's and from the account's
+ * budget of failures before the password is checked, so parallel guesses cannot outrun the count,
+ * and a right password gives both back. The account's budget is keyed by the email typed, whether
+ * or not an account has it, so a refusal tells nothing about which addresses exist. Throws
+ * RATE_LIMITED when either budget is spent; the address is checked first, so an address already
+ * refused spends nothing of the account's.
+ */
+export async function signIn(input: { email: string; password: string; ip: string }): Promise<(Account & { sessionVersion: number }) | null> {
+  const rules: RateLimitRule[] = [
+    { policy: 'sign-in-address', key: `sign-in:ip:${input.ip}`, ...ACCOUNT_LIMITS.signInFailuresPerAddress },
+    { policy: 'sign-in-account', key: `sign-in:email:${emailKey(input.email)}`, ...ACCOUNT_LIMITS.signInFailuresPerAccount },
+  ];
+  for (const rule of rules) await consumeRateLimit(rule);
+  const user = await verifyCredentials(input.email, input.password);
+  if (user) for (const rule of rules) await refundRateLimit(rule);
+  return user;
 }
 
 /** Checks a sign-in; the same work is done for unknown emails so timing does not tell them apart. */
@@ -87,16 +128,16 @@ export async function changePassword(userId: string, currentPassword: string, ne
   return { sessionVersion: row!.sessionVersion };
 }
 
-export const RESTORE_LIMIT = { limit: 5, windowSeconds: 10 * 60 } as const;
-
 /**
- * Starts a password reset. Always succeeds from the caller's point of view so it never reveals
- * whether an email has an account; limited to 5 attempts per client address per 10 minutes.
+ * Starts a password reset. Succeeds from the caller's point of view whether or not the email has
+ * an account, so it never reveals which; limited per client address (SPEC) and per email address,
+ * both counted for any address, with or without an account.
  */
 export async function requestPasswordReset(input: { email: string; locale: string; ip: string }): Promise<void> {
-  await consumeRateLimit({ key: `restore:ip:${input.ip}`, ...RESTORE_LIMIT });
+  const email = normalizeEmail(input.email);
+  await consumeRateLimit({ policy: 'password-reset', key: `restore:ip:${input.ip}`, ...ACCOUNT_LIMITS.restorePerAddress });
+  await consumeRateLimit({ policy: 'password-reset-email', key: `restore:email:${emailKey(email)}`, ...ACCOUNT_LIMITS.restorePerEmail });
   const db = await getDb();
-  const email = input.email.trim().toLowerCase();
   const [user] = await db
     .select({ id: users.id, name: users.name, email: users.email })
     .from(users)

@@ -22,6 +22,9 @@ export const paymentWebhookRoute: RawRoute = {
   method: 'POST',
   path: PAYMENT_WEBHOOK_PATH,
   access: { kind: 'public' },
+  // The processor sends from a few addresses shared by every event of every project (in bursts at the
+  // monthly close): the anonymous per-address budget would throttle it alongside people's sign-ups.
+  budget: 'inboundWebhook',
   async handle(request) {
     const config = getConfig();
     if (config.PAYMENTS_PROVIDER !== 'stripe' || !config.STRIPE_WEBHOOK_SECRET) {

@@ -1,3 +1,5 @@
+import { INVITATIONS_PER_ADDRESS_PER_HOUR } from './service';
+
 const SESSION_ONLY_REASON = 'Session only: an API key reaches one project, so it cannot act on invitations to other projects of its creator.';
 const WHO_MAY_ANSWER = [
   "Allowed when the account's email address is verified and is the invited one (case-insensitive), or when the body carries the `secret` of the emailed link, whatever the account's address:",
@@ -10,6 +12,7 @@ export const CREATE_INVITATION = [
   'Owner or admin. Emails a link to the accept-or-reject page carrying a secret that is never shown anywhere else; the invitation expires after the configured time (7 days by default).',
   'The owner role cannot be given by invitation.',
   '409 CONFLICT when the address already belongs to a member or a pending invitation for it exists.',
+  `At most ${INVITATIONS_PER_ADDRESS_PER_HOUR} invitations to one address per hour, every project together, then 429 RATE_LIMITED with Retry-After.`,
 ].join(' ');
 
 export const LIST_PROJECT_INVITATIONS = 'Owner or admin. Pending invitations that have not expired, newest first.';

@@ -41,6 +41,21 @@ describe('invitations', () => {
   });
 
   describe('create', () => {
+    it('allows 5 invitations to one address per hour, every project together, then 429 with nothing created or mailed', async () => {
+      const target = `popular-${Math.random().toString(36).slice(2, 9)}@example.com`;
+      const projectIds = [projectId];
+      for (let i = 0; i < 5; i += 1) projectIds.push((await createProject(owner)).projectId);
+      for (const id of projectIds.slice(0, 5)) expect((await invite(owner, id, target, 'member')).status).toBe(201);
+      const refused = await invite(owner, projectIds[5]!, target.toUpperCase(), 'member');
+      expectError(refused, 429, 'RATE_LIMITED');
+      expect(refused.headers.get('ratelimit-policy')).toContain('"invitation-email";q=5;w=3600');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      const db = await getDb();
+      expect(await db.select().from(mailMessages).where(eq(mailMessages.to, target))).toHaveLength(5);
+      expect(await db.select().from(invitations).where(eq(invitations.projectId, projectIds[5]!))).toHaveLength(0);
+      expect((await invite(owner, projectIds[5]!, invitee.email, 'member')).status).toBe(201);
+    });
+
     it('answers 201 with the invitation, mails the link and schedules the expiry', async () => {
       const before = Date.now();
       const res = await invite(owner, projectId, invitee.email.toUpperCase(), 'member');

@@ -11,9 +11,13 @@ import { enqueueJob } from '../../platform/jobs';
 import { EXPIRE_INVITATION, type ExpireInvitationData } from './jobs';
 import { getLogger } from '../../platform/logger';
 import { generateOneTimeToken, safeEqual, sha256Hex } from '../../platform/auth/tokens';
+import { consumeRateLimit } from '../../platform/rateLimit';
 import { getMailer } from '../../providers/mailer';
 import { markEmailVerified } from '../accounts';
 import type { AcceptedInvitation, Invitation, PublicInvitation, ReceivedInvitation } from './schema';
+
+/** Invitations per invited address per hour, every project together: nobody's mailbox becomes a target. */
+export const INVITATIONS_PER_ADDRESS_PER_HOUR = 5;
 
 type InvitationStatus = (typeof invitations.$inferSelect)['status'];
 type InvitableRole = Exclude<ProjectRole, 'owner'>;
@@ -22,14 +26,22 @@ const inviters = aliasedTable(users, 'inviter');
 
 /**
  * Invites an email address to the project. Refused with 409 when the address already belongs to a
- * member or has a pending invitation. The emailed link carries a secret (only its hash is kept):
- * holding it is what proves the invitation reached its addressee. The email and the expiry job
- * follow the commit: a failure of either is logged and does not undo the invitation, which the
- * invitee also sees in their list once their address is verified, and which the periodic sweep
+ * member or has a pending invitation, and with 429 past INVITATIONS_PER_ADDRESS_PER_HOUR for the
+ * address. The emailed link carries a secret (only its hash is kept): holding it is what proves
+ * the invitation reached its addressee. The email and the expiry job follow the commit: a failure
+ * of either is logged and does not undo the invitation, which the invitee also sees in their list
+ * once their address is verified, and which the periodic sweep
  * expires anyway.
  */
 export async function createInvitation(input: { projectId: string; actorUserId: string; email: string; role: InvitableRole }): Promise<Invitation> {
   const email = input.email.trim().toLowerCase();
+  await consumeRateLimit({
+    policy: 'invitation-email',
+    // Hashed: the limiter's store holds no addresses.
+    key: `invitation:email:${sha256Hex(email)}`,
+    limit: INVITATIONS_PER_ADDRESS_PER_HOUR,
+    windowSeconds: 3600,
+  });
   const now = new Date();
   const expiresAt = new Date(now.getTime() + getConfig().INVITATION_TTL_HOURS * 3_600_000);
   const secret = generateOneTimeToken();

@@ -35,7 +35,12 @@ export async function addSshKey(projectId: string, actorUserId: string, name: st
  * value: it is never written anywhere, and the logger redacts `privateKey` fields.
  */
 export async function generateSshKey(projectId: string, actorUserId: string, name: string): Promise<GeneratedSshKey> {
-  await consumeRateLimit({ key: `ssh-key-generate:project:${projectId}`, limit: SSH_KEY_GENERATIONS_PER_HOUR, windowSeconds: 3600 });
+  await consumeRateLimit({
+    policy: 'ssh-key-generation',
+    key: `ssh-key-generate:project:${projectId}`,
+    limit: SSH_KEY_GENERATIONS_PER_HOUR,
+    windowSeconds: 3600,
+  });
   const pair = generateEd25519KeyPair(name);
   const view = await insertKey(projectId, actorUserId, name, pair.publicKey);
   return { ...view, privateKey: pair.privateKey };

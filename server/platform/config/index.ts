@@ -23,6 +23,18 @@ const envSchema = z
       .optional()
       .or(z.literal('').transform(() => undefined)),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+    /** Where rate-limit budgets live when set; otherwise PostgreSQL (or memory on the embedded database). */
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    /** Requests per minute of each API key and each signed-in user on /v1. */
+    RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
+    /** Requests per minute of each client address calling /v1 without valid credentials. */
+    RATE_LIMIT_ANONYMOUS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
+    /** Deliveries per minute from each address to the inbound webhooks (the payment processor's). */
+    RATE_LIMIT_WEBHOOK_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
     DATA_DIR: z.string().min(1).default('.data'),
     PGLITE_DIR: z.string().min(1).optional(),
     AUTH_SECRET: z.string().min(32, 'AUTH_SECRET must be at least 32 characters').optional(),

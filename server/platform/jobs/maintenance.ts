@@ -16,7 +16,7 @@ export const platformJobs: JobDefinition[] = [
     cron: '*/10 * * * *',
     handler: async () => {
       const rateLimits = await purgeExpiredRateLimits();
-      getLogger().info({ rateLimits }, 'ended rate-limit windows purged');
+      getLogger().info({ rateLimits }, 'rate-limit state of whole budgets purged');
     },
   },
   {

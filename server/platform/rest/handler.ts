@@ -4,13 +4,14 @@ import { Readable } from 'node:stream';
 import { callTRPCProcedure, type AnyRouter } from '@trpc/server';
 import { coerceSchema, normalizePath } from 'trpc-to-openapi';
 import { requireProjectRole, requireSignedIn } from '../auth/access';
-import { createRequestContext, INTERNAL_HEADERS, type HeaderSource, type RequestContext } from '../context';
+import { createRequestContext, INTERNAL_HEADERS, type Caller, type HeaderSource, type RequestContext } from '../context';
 import { AppError, toAppError, type FieldErrors } from '../errors';
 import { getLogger } from '../logger';
 import { refuseUnstorableText } from '../storableText';
 import { decodePathParam, projectRefOf } from '../trpc';
 import { createOpenApiDocument, type OpenAPIObject } from './openapi';
 import type { HttpMethod, RawRoute, RawRouteCaller, RequestBody } from './rawRoutes';
+import { identifyAndSpend, withRefusalBudget } from './requestBudget';
 import { buildRouteTable, findRoutes, type ProcedureRoute, type RawRouteEntry, type Route } from './routeTable';
 
 export const REST_PREFIX = '/v1';
@@ -58,7 +59,7 @@ export function createRestApi(options: { router: AnyRouter; rawRoutes?: readonly
 
   async function handle(request: RestRequest): Promise<RestResponse> {
     const requestId = header(request.headers, INTERNAL_HEADERS.requestId) ?? randomUUID();
-    const baseHeaders = { 'x-request-id': requestId };
+    const baseHeaders: Record<string, string> = { 'x-request-id': requestId };
     const queryStart = request.url.indexOf('?');
     const fullPath = queryStart === -1 ? request.url : request.url.slice(0, queryStart);
     const path = fullPath.slice(REST_PREFIX.length) || '/';
@@ -66,6 +67,10 @@ export function createRestApi(options: { router: AnyRouter; rawRoutes?: readonly
     let context: RequestContext | undefined;
 
     try {
+      const candidates = findRoutes(routes, path.replace(/\/+$/, '') || '/');
+      const route = candidates.find((r) => r.method === method);
+      const { caller, fields } = await identifyAndSpend(headerSource(request.headers, requestId, 'GET'), route);
+      Object.assign(baseHeaders, fields);
       if (path === '/openapi.json' && (method === 'GET' || method === 'HEAD')) {
         documentJson ??= JSON.stringify(openApiDocument());
         return {
@@ -75,9 +80,8 @@ export function createRestApi(options: { router: AnyRouter; rawRoutes?: readonly
         };
       }
       refuseDotSegments(path);
-      const candidates = findRoutes(routes, path.replace(/\/+$/, '') || '/');
       if (candidates.length === 0) throw new AppError('NOT_FOUND', `No endpoint at ${method} ${fullPath}`);
-      if (!candidates.some((r) => r.method === method)) {
+      if (!route) {
         const allow = [...new Set(candidates.map((r) => r.method))].join(', ');
         throw new AppError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${fullPath}; allowed: ${allow}`, {
           headers: { allow },
@@ -86,11 +90,9 @@ export function createRestApi(options: { router: AnyRouter; rawRoutes?: readonly
       // Parsed exactly as trpc-to-openapi does (a path starting with // stays a path).
       const url = new URL(`http://127.0.0.1${request.url.slice(REST_PREFIX.length)}`);
       const routePath = normalizePath(url.pathname);
-      const route = candidates.find((r) => r.method === method);
-      if (!route) throw new AppError('NOT_FOUND', 'Resource not found');
-      if (route.kind === 'raw') return await invokeRaw(route, method as HttpMethod, routePath, url, request, requestId, baseHeaders);
+      if (route.kind === 'raw') return await invokeRaw(route, method as HttpMethod, routePath, url, request, caller, requestId, baseHeaders);
       const body = await parseJsonBody(method, request);
-      context = await createRequestContext(headerSource(request.headers, requestId, method), method, 'rest');
+      context = await createRequestContext(headerSource(request.headers, requestId, method), method, 'rest', caller);
       return await invokeProcedure(route, routePath, url, body, context, baseHeaders);
     } catch (err) {
       const app = toAppError(err);
@@ -155,6 +157,7 @@ export function createRestApi(options: { router: AnyRouter; rawRoutes?: readonly
     path: string,
     url: URL,
     request: RestRequest,
+    requester: Caller,
     requestId: string,
     baseHeaders: Record<string, string>,
   ): Promise<RestResponse> {
@@ -162,7 +165,7 @@ export function createRestApi(options: { router: AnyRouter; rawRoutes?: readonly
     const params: Record<string, string> = {};
     for (const [name, value] of Object.entries(entry.pattern.exec(path)?.groups ?? {})) params[name] = decodePathParam(value);
     refuseUnstorableText(params);
-    const ctx = await createRequestContext(headerSource(request.headers, requestId, 'GET'), route.access.kind === 'public' ? 'GET' : method, 'rest');
+    const ctx = await createRequestContext(headerSource(request.headers, requestId, 'GET'), route.access.kind === 'public' ? 'GET' : method, 'rest', requester);
     const caller: RawRouteCaller = { actor: null, grant: null };
     if (route.access.kind !== 'public') {
       caller.actor = requireSignedIn(ctx, route.access);
@@ -303,7 +306,7 @@ export function errorResponse(app: AppError, baseHeaders: Record<string, string>
   if (fields) error.fields = fields;
   return {
     status: app.status,
-    headers: { ...baseHeaders, ...app.headers, 'content-type': 'application/json' },
+    headers: { ...withRefusalBudget(baseHeaders, app.headers), 'content-type': 'application/json' },
     body: JSON.stringify({ success: false, error }),
   };
 }

@@ -54,6 +54,11 @@ export interface RawRoute {
   /** Below /v1, with `{name}` parameters, e.g. `/projects/{projectId}/files/{path}`. */
   path: string;
   access: RawRouteAccess;
+  /**
+   * The route's own /v1 budget instead of its caller's: `inboundWebhook` for deliveries from an
+   * upstream system, limited per sending address under RATE_LIMIT_WEBHOOK_PER_MINUTE.
+   */
+  budget?: 'inboundWebhook';
   handle(request: RawRequest, caller: RawRouteCaller): Promise<RawResponse>;
 }
 
