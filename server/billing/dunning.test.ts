@@ -8,7 +8,8 @@ import { runDunning } from './dunning';
 import { DUNNING } from './jobs';
 import { closeMonthForProject } from './monthlyClose';
 import { purchaseCreation } from './purchases';
-import { registerSuspensionHook, type SuspensionHook } from './suspension';
+import type { SuspensionHook } from '../platform/domain';
+import { registerSuspensionHook } from './suspension';
 
 const DAY = 24 * 3_600_000;
 const CLOSE = new Date('2026-11-01T00:05:00.000Z');

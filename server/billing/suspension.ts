@@ -2,24 +2,8 @@ import { and, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import { getDb, type DbOrTx } from '../../db';
 import { projects } from '../../db/schema';
 import { AppError } from '../platform/errors';
+import type { SuspensionHook } from '../platform/domain';
 import { getLogger } from '../platform/logger';
-
-/**
- * What a dunning suspension does to one domain's paid resources. A domain registers it through its
- * manifest (`suspension`); the billing engine calls it when a project is suspended, when the
- * suspension is lifted, and again from the dunning job until both have fully happened, so every
- * method must be safe to repeat and do only what is still left to do.
- */
-export interface SuspensionHook {
-  /** What it stops, as the README and the logs name it ("servers"). */
-  resource: string;
-  /** Stops what still runs of the suspended project's resources and marks them suspended. Nothing is deleted. */
-  suspend(projectId: string): Promise<void>;
-  /** Brings back what `suspend` stopped in a project that is no longer suspended, and clears the marks. */
-  resume(projectId: string): Promise<void>;
-  /** The projects in which this domain still holds resources marked suspended. */
-  projectsWithSuspendedResources(): Promise<string[]>;
-}
 
 const hooks = new Map<string, SuspensionHook>();
 

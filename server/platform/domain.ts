@@ -1,5 +1,4 @@
 import type { AnyRouter } from '@trpc/server';
-import type { SuspensionHook } from '../billing/suspension';
 import type { RequiredRole } from './auth/roles';
 import type { ScopeResource } from './auth/scopes';
 import type { ResourceCounter } from './counters';
@@ -41,6 +40,23 @@ export interface DomainManifest<TRouters extends Record<string, AnyRouter> = Rec
   rawRoutes?: readonly RawRoute[];
   /** What a billing suspension (an invoice unpaid past the grace period) does to the domain's paid resources. */
   suspension?: SuspensionHook;
+}
+
+/**
+ * What a dunning suspension does to one domain's paid resources. A domain registers it through its
+ * manifest (`suspension`); the billing engine calls it when a project is suspended, when the
+ * suspension is lifted, and again from the dunning job until both have fully happened, so every
+ * method must be safe to repeat and do only what is still left to do.
+ */
+export interface SuspensionHook {
+  /** What it stops, as the README and the logs name it ("servers"). */
+  resource: string;
+  /** Stops what still runs of the suspended project's resources and marks them suspended. Nothing is deleted. */
+  suspend(projectId: string): Promise<void>;
+  /** Brings back what `suspend` stopped in a project that is no longer suspended, and clears the marks. */
+  resume(projectId: string): Promise<void>;
+  /** The projects in which this domain still holds resources marked suspended. */
+  projectsWithSuspendedResources(): Promise<string[]>;
 }
 
 /** Keeps the manifest's router types, so the app router stays fully typed. */

@@ -1,7 +1,7 @@
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import { getDb } from '../../../db';
 import { servers } from '../../../db/schema';
-import type { SuspensionHook } from '../../billing/suspension';
+import type { SuspensionHook } from '../../platform/domain';
 import { emit } from '../../platform/events';
 import { getLogger } from '../../platform/logger';
 import { getInfraProvider, type PowerAction } from '../../providers/infra';
