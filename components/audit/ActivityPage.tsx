@@ -72,7 +72,8 @@ function ActivityLog({ projectId, actions }: { projectId: string; actions: reado
         to: filters.to || undefined,
       },
       // The rows on screen stay while a changed filter loads, instead of flashing back to placeholders.
-      { getNextPageParam: (page) => page.nextCursor, placeholderData: keepPreviousData },
+      // A log is read for what just happened: opening the page always fetches it again, however recent the cached copy.
+      { getNextPageParam: (page) => page.nextCursor, placeholderData: keepPreviousData, refetchOnMount: 'always' },
     ),
   );
   const entries = log.data?.pages.flatMap((page) => page.entries);

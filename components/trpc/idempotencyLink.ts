@@ -2,45 +2,49 @@ import { TRPCClientError, type Operation, type TRPCLink } from '@trpc/client';
 import { observable } from '@trpc/server/observable';
 import type { AppRouter } from '@/server/app';
 
-/**
- * How long a submission keeps its key once answered. A double click, or the retry of a second
- * click that found the first still running, lands within it and gets the first answer again;
- * later, the same form sent again is a new submission.
- */
-export const REPEAT_WINDOW_MS = 10_000;
-
 /** The error code that asks for the same request again, with the same key, once the first has finished. */
 const IN_PROGRESS = 'IDEMPOTENCY_IN_PROGRESS';
 
 interface Submission {
   key: string;
-  /** When the server last answered it; undefined while no answer has come (in flight, or lost on the way). */
-  answeredAt?: number;
+  /** Requests of this submission on their way. */
+  inFlight: number;
+  /** Whether the last one to come back was answered by our server (data or a refusal other than IDEMPOTENCY_IN_PROGRESS). */
+  answered: boolean;
 }
 
 /**
  * Gives every write the panel sends an Idempotency-Key, one per submission: the same procedure
- * with the same input is the same submission while unanswered (a retry after a network failure
- * or after IDEMPOTENCY_IN_PROGRESS, a second click while the first runs) and for REPEAT_WINDOW_MS
- * after its answer. The server then runs it once, so a double click or a retry never buys twice.
+ * with the same input is the same submission until our server has answered it (a retry after a
+ * network failure or after IDEMPOTENCY_IN_PROGRESS, a second click while the first runs), so the
+ * server runs it once and a double click or a retry never buys twice. Once answered, sending it
+ * again is a new submission: paying an invoice again after changing the card must not be handed
+ * the first attempt's refusal.
  */
-export function idempotencyKeyLink(now: () => number = Date.now): TRPCLink<AppRouter> {
+export function idempotencyKeyLink(): TRPCLink<AppRouter> {
   const submissions = new Map<string, Submission>();
   return () =>
     ({ op, next }) => {
       if (op.type !== 'mutation') return next(op);
-      forgetAnswered(submissions, now());
       const id = `${op.path}\n${JSON.stringify(op.input ?? null)}`;
-      const submission = submissions.get(id) ?? { key: newKey() };
+      const submission = submissions.get(id) ?? { key: newKey(), inFlight: 0, answered: false };
       submissions.set(id, submission);
+      submission.inFlight += 1;
+      // The last request to come back decides: one left unanswered (lost, or still running on the
+      // server) will be sent again, and must carry the same key even if a sibling was answered.
+      const finish = (answered: boolean) => {
+        submission.inFlight -= 1;
+        submission.answered = answered;
+        if (submission.inFlight === 0 && submission.answered) submissions.delete(id);
+      };
       return observable((observer) =>
         next({ ...op, context: { ...op.context, idempotencyKey: submission.key } }).subscribe({
           next(result) {
-            submission.answeredAt = now();
+            finish(true);
             observer.next(result);
           },
           error(err) {
-            if (isAnswer(err)) submission.answeredAt = now();
+            finish(isAnswer(err));
             observer.error(err);
           },
           complete() {
@@ -55,12 +59,6 @@ export function idempotencyKeyLink(now: () => number = Date.now): TRPCLink<AppRo
 export function idempotencyHeaders(op: Operation): Record<string, string> {
   const key = op.context.idempotencyKey;
   return typeof key === 'string' ? { 'Idempotency-Key': key } : {};
-}
-
-function forgetAnswered(submissions: Map<string, Submission>, at: number): void {
-  for (const [id, submission] of submissions) {
-    if (submission.answeredAt !== undefined && at - submission.answeredAt >= REPEAT_WINDOW_MS) submissions.delete(id);
-  }
 }
 
 /** A refusal from our server settles the submission; a lost request, a proxy's error page or "still running" does not. */
