@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const urls = (process.env.INSTANCE_URLS ?? '').split(',').filter(Boolean);
 const appUrl = process.env.INSTANCE_APP_URL ?? '';
@@ -95,13 +95,10 @@ async function serversOf(projectId: string): Promise<number> {
 
 const serverBody = { name: 'web-1', slug: 's-1vcpu-1gb', provider: 'infra', region: 'fra1', sshKeyIds: [] };
 
-let owner: Customer;
-beforeAll(async () => {
-  owner = await customer(A, B);
-});
-
+// Each test has a customer of its own: the instances run with small request budgets, one per user.
 describe('two web instances and a worker on one PostgreSQL', () => {
   it('serves a session signed in on one instance on the other, and ends it on both at sign-out', async () => {
+    const owner = await customer(A, B);
     const onA = await call(A, 'GET', '/v1/projects', { cookie: owner.cookie });
     const onB = await call(B, 'GET', '/v1/projects', { cookie: owner.cookie });
     expect([onA.status, onB.status]).toEqual([200, 200]);
@@ -120,6 +117,7 @@ describe('two web instances and a worker on one PostgreSQL', () => {
   });
 
   it('makes one server and one charge of 20 identical concurrent creations spread over both instances', async () => {
+    const owner = await customer(A, B);
     const projectId = await paidProject(owner);
     const chargesBefore = await chargesOf(owner.email);
     const key = randomUUID();
@@ -147,6 +145,7 @@ describe('two web instances and a worker on one PostgreSQL', () => {
   });
 
   it('makes one server and keeps one charge of 20 identical concurrent creations without a key', async () => {
+    const owner = await customer(A, B);
     const projectId = await paidProject(owner);
     const chargesBefore = await chargesOf(owner.email);
     const answers = await Promise.all(
@@ -162,6 +161,7 @@ describe('two web instances and a worker on one PostgreSQL', () => {
   });
 
   it('replays an Idempotency-Key sent to one instance when the retry reaches the other', async () => {
+    const owner = await customer(A, B);
     const projectId = await paidProject(owner);
     const key = randomUUID();
     const body = { name: 'replayed-key' };
@@ -196,6 +196,7 @@ describe('two web instances and a worker on one PostgreSQL', () => {
   });
 
   it('runs a job queued by one web instance once, on the worker', async () => {
+    const owner = await customer(A, B);
     const projectId = await paidProject(owner);
     const email = `invitee-${randomBytes(3).toString('hex')}@example.com`;
     const invited = await call<{ id: string }>(A, 'POST', `/v1/projects/${projectId}/invitations`, { cookie: owner.cookie, body: { email, role: 'member' } });
