@@ -29,6 +29,7 @@ interface ProjectRow {
   billingEmail: string | null;
   blockedAt: Date | null;
   blockedReason: string | null;
+  suspendedAt: Date | null;
   createdAt: Date;
   role: Role | null;
   members: number;
@@ -81,7 +82,7 @@ async function resolveKey(authorization: string | undefined, xApiKey: string | u
 async function getProject(key: KeyRow, ref: string): Promise<string> {
   const [row] = await sql<ProjectRow[]>`
     select p.id, p.name, p.slug, p.billing_email as "billingEmail", p.blocked_at as "blockedAt",
-           p.blocked_reason as "blockedReason", p.created_at as "createdAt", m.role,
+           p.blocked_reason as "blockedReason", p.suspended_at as "suspendedAt", p.created_at as "createdAt", m.role,
            (select count(*)::int from memberships c where c.project_id = p.id) as members
     from projects p
     left join memberships m on m.project_id = p.id and m.user_id = ${key.userId}
@@ -98,6 +99,7 @@ async function getProject(key: KeyRow, ref: string): Promise<string> {
       billingEmail: row.billingEmail,
       blockedAt: row.blockedAt?.toISOString() ?? null,
       blockedReason: row.blockedReason,
+      suspendedAt: row.suspendedAt?.toISOString() ?? null,
       createdAt: row.createdAt.toISOString(),
       role: row.role,
       _count: { servers: 0, domains: 0, members: row.members, apps: 0, objectStorages: 0, containerRegistries: 0, databaseClusters: 0 },
