@@ -7,7 +7,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -22,6 +21,7 @@ import { generateApiKey } from '../server/platform/auth/tokens';
 import type { ProjectCounter } from '../server/platform/counters';
 import type { LoadPlan, LoadResult } from './load';
 import { formatSummary, summarizeProfile, type ProfileSummary } from './profile';
+import { freePort } from '../test/processes';
 
 const ROOT = process.cwd();
 const OUTPUT_DIR = path.join(ROOT, 'bench', '.output');
@@ -153,18 +153,6 @@ async function buildBenchBinaries(): Promise<void> {
     target: 'node24',
     packages: 'external',
     logLevel: 'warning',
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
   });
 }
 
