@@ -34,3 +34,15 @@ for (const { counter, label, table } of standins) {
     live: isNull(rows.deletedAt),
   });
 }
+
+// BENCH_WITHOUT_BUDGETS=1: the rate limiter's store allows every step, without a look anywhere, so
+// the bench can show what request budgets cost. It takes the place the app keeps its one store in
+// (server/platform/rateLimit/index.ts) before the app opens one.
+if (process.env.BENCH_WITHOUT_BUDGETS === '1') {
+  globalThis.__rateLimitStore = Promise.resolve({
+    kind: 'memory',
+    apply: async (_key, step) => ({ allowed: true, tatUs: step.nowUs }),
+    purge: async () => 0,
+    close: async () => {},
+  });
+}

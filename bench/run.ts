@@ -39,6 +39,8 @@ const TARGET_RATIO = 0.45;
 const TARGET_P99_MS = 30;
 const TARGET_PEAK_RSS_MB = 350;
 const TARGET_STABILITY = 0.9;
+/** The most the rate limits may cost: the ratio to the baseline falls by no more than this share. */
+const TARGET_BUDGET_COST = 0.1;
 
 /**
  * The project counters no domain registers yet, each counted in a stand-in table created in the
@@ -449,7 +451,8 @@ function mainThreadProfile(dir: string): string | undefined {
   return files.length ? path.join(dir, files.at(-1)!) : undefined;
 }
 
-function printTable(ours: TargetResult, baseline: TargetResult, segmentLabel: string): void {
+function printTable(targets: TargetResult[], segmentLabel: string): void {
+  const ours = targets[0]!;
   const rows: Array<[string, (r: TargetResult) => string]> = [
     ['req/s', (r) => r.reqPerSec.toFixed(0)],
     ['p50 latency (ms)', (r) => r.p50Ms.toFixed(2)],
@@ -466,8 +469,9 @@ function printTable(ours: TargetResult, baseline: TargetResult, segmentLabel: st
     ['other load on the machine (cores)', (r) => r.otherLoadCores.toFixed(2)],
   ];
   const width = Math.max(...rows.map(([label]) => label.length));
-  console.log(`\n${''.padEnd(width)}  ${'ours'.padStart(14)}  ${'baseline'.padStart(14)}`);
-  for (const [label, value] of rows) console.log(`${label.padEnd(width)}  ${value(ours).padStart(14)}  ${value(baseline).padStart(14)}`);
+  const columns = Math.max(14, ...targets.map((t) => t.name.length));
+  console.log(`\n${''.padEnd(width)}${targets.map((t) => `  ${t.name.padStart(columns)}`).join('')}`);
+  for (const [label, value] of rows) console.log(`${label.padEnd(width)}${targets.map((t) => `  ${value(t).padStart(columns)}`).join('')}`);
 }
 
 async function main(): Promise<void> {
@@ -505,38 +509,43 @@ async function main(): Promise<void> {
       segments: SEGMENTS,
     };
 
-    const oursPort = await freePort();
     if (profile) rmSync(profileDir, { recursive: true, force: true });
-    const ours = await measureTarget({
-      name: 'ours',
-      args: [
-        ...nodeOptions,
-        ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
-        '--import',
-        pathToFileURL(path.join(ROOT, 'bench', 'register-standins.mjs')).href,
-        path.join('dist', 'server.js'),
-      ],
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        BENCH_STANDIN_COUNTERS: JSON.stringify(STANDIN_COUNTERS),
-        LOG_LEVEL: 'warn',
-        DATABASE_URL: benchUrl.toString(),
-        HOST: '127.0.0.1',
-        PORT: String(oursPort),
-        APP_URL: `http://127.0.0.1:${oursPort}`,
-        DATA_DIR: dataDir,
-        AUTH_SECRET: randomBytes(32).toString('hex'),
-        NEXT_TELEMETRY_DISABLED: '1',
-      },
-      port: oursPort,
-      pinned,
-      plan: { ...basePlan, port: oursPort },
-      list,
-      ticksPerSecond,
-      admin,
-      dbName,
-    });
+    const measureOurs = async (name: string, withoutBudgets: boolean) => {
+      const port = await freePort();
+      return measureTarget({
+        name,
+        args: [
+          ...nodeOptions,
+          ...(profile && !withoutBudgets ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+          '--import',
+          pathToFileURL(path.join(ROOT, 'bench', 'register-standins.mjs')).href,
+          path.join('dist', 'server.js'),
+        ],
+        env: {
+          ...process.env,
+          NODE_ENV: 'production',
+          BENCH_STANDIN_COUNTERS: JSON.stringify(STANDIN_COUNTERS),
+          BENCH_WITHOUT_BUDGETS: withoutBudgets ? '1' : '',
+          LOG_LEVEL: 'warn',
+          DATABASE_URL: benchUrl.toString(),
+          HOST: '127.0.0.1',
+          PORT: String(port),
+          APP_URL: `http://127.0.0.1:${port}`,
+          DATA_DIR: dataDir,
+          AUTH_SECRET: randomBytes(32).toString('hex'),
+          NEXT_TELEMETRY_DISABLED: '1',
+        },
+        port,
+        pinned,
+        plan: { ...basePlan, port },
+        list,
+        ticksPerSecond,
+        admin,
+        dbName,
+      });
+    };
+    const ours = await measureOurs('ours', false);
+    const unlimited = await measureOurs('ours without budgets', true);
 
     const baselinePort = await freePort();
     const baseline = await measureTarget({
@@ -552,13 +561,22 @@ async function main(): Promise<void> {
       dbName,
     });
 
-    const parityProblems = compareAnswers(ours.answers, baseline.answers);
+    const parityProblems = [...compareAnswers(ours.answers, baseline.answers), ...compareAnswers(unlimited.answers, baseline.answers)];
     const r = ours.result;
+    const u = unlimited.result;
     const b = baseline.result;
     const ratio = b.reqPerSec > 0 ? r.reqPerSec / b.reqPerSec : 0;
+    const ratioWithoutBudgets = b.reqPerSec > 0 ? u.reqPerSec / b.reqPerSec : 0;
+    const budgetCost = ratioWithoutBudgets > 0 ? 1 - ratio / ratioWithoutBudgets : 0;
     const stability = r.firstSegmentReqPerSec > 0 ? r.lastSegmentReqPerSec / r.firstSegmentReqPerSec : 0;
     const checks: TargetCheck[] = [
       { name: 'req/s ours / baseline', value: ratio, threshold: `>= ${TARGET_RATIO}`, pass: ratio >= TARGET_RATIO },
+      {
+        name: `what request budgets cost: fall of that ratio from ours without budgets (${ratioWithoutBudgets.toFixed(3)})`,
+        value: budgetCost,
+        threshold: `<= ${TARGET_BUDGET_COST}`,
+        pass: budgetCost <= TARGET_BUDGET_COST,
+      },
       { name: `p99 latency at ${CONNECTIONS} connections (ms)`, value: r.p99Ms, threshold: `< ${TARGET_P99_MS}`, pass: r.p99Ms < TARGET_P99_MS },
       {
         name: `peak RSS of the server (MB; baseline's ${b.peakRssMb.toFixed(0)})`,
@@ -583,8 +601,9 @@ async function main(): Promise<void> {
       `ours: node ${nodeOptions.map((o) => `${o} `).join('')}dist/server.js (compiled), ${process.version}, _count with 7 counters (${STANDIN_COUNTERS.length} on bench stand-in tables); ` +
         'baseline: node bench/.output/bin/baseline.mjs',
     );
-    printTable(r, b, segmentLabel);
-    const busiest = Math.max(r.otherLoadCores, b.otherLoadCores);
+    console.log('ours without budgets: the same server with a rate-limit store that allows every step (bench/register-standins.mjs)');
+    printTable([r, u, b], segmentLabel);
+    const busiest = Math.max(r.otherLoadCores, u.otherLoadCores, b.otherLoadCores);
     if (busiest > NOISE_CORES) {
       console.log(`\nNOTE: other work on the machine took up to ${busiest.toFixed(2)} cores during a measured run; the figures are noisy.`);
     }
@@ -618,8 +637,11 @@ async function main(): Promise<void> {
           pinned,
           profiled: profile,
           ours: r,
+          oursWithoutBudgets: u,
           baseline: b,
           ratio,
+          ratioWithoutBudgets,
+          budgetCost,
           checks,
           parityProblems,
           profile: profileSummary,

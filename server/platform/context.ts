@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { AuditedMutation } from './audit';
-import { resolveActor, type Actor, type KeyBudgetStep } from './auth/actor';
+import { resolveActor, type Actor } from './auth/actor';
 import { getConfig } from './config';
 import { getLogger } from './logger';
 
@@ -33,18 +33,12 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export interface Caller {
   actor: Actor;
   ip: string;
-  /** See KeyBudgetStep: the API key budget's TAT after the lookup stepped it, or null when the step did not fit. */
-  keyBudgetTatUs?: number | null;
 }
 
-/**
- * Reads the caller from the request; the /v1 bridge does it once, before routing, to spend the
- * caller's budget (and may have the API-key lookup charge the key on the way).
- */
-export async function identifyCaller(headers: HeaderSource, keyBudget?: KeyBudgetStep): Promise<Caller> {
+/** Reads the caller from the request; the /v1 bridge does it once, before routing, to spend the caller's budget. */
+export async function identifyCaller(headers: HeaderSource): Promise<Caller> {
   const credential = { authorization: headers.get('authorization'), apiKey: headers.get('x-api-key'), cookie: headers.get('cookie') };
-  const { actor, keyBudgetTatUs } = await resolveActor(credential, new Date(keyBudget ? keyBudget.nowUs / 1000 : Date.now()), keyBudget);
-  return { actor, ip: headers.get(INTERNAL_HEADERS.clientIp) ?? 'unknown', keyBudgetTatUs };
+  return { actor: await resolveActor(credential), ip: headers.get(INTERNAL_HEADERS.clientIp) ?? 'unknown' };
 }
 
 export async function createRequestContext(

@@ -73,7 +73,7 @@ const refuseUnstorableInput = t.middleware(async ({ getRawInput, next }) => {
 
 export const publicProcedure = t.procedure.use(mapAppErrors).use(refuseUnstorableInput);
 
-const requireActor = t.middleware(({ ctx, next }) => next({ ctx: { ...ctx, actor: requireAuthenticated(ctx) } }));
+const requireActor = t.middleware(({ ctx, next }) => next({ ctx: { actor: requireAuthenticated(ctx) } }));
 
 /**
  * Once the caller is known, a mutation is recorded in the audit log whatever happens next, refusals
@@ -113,7 +113,7 @@ const requireProjectAccess = t.middleware(async ({ ctx, meta, next, getRawInput 
   const { project, role } = await requireProjectRole(actor, projectRefOf(await getRawInput()), meta ?? {}, (projectId) => {
     if (ctx.audit) ctx.audit.projectId = projectId;
   });
-  return next({ ctx: { ...ctx, actor, project, role } });
+  return next({ ctx: { actor, project, role } });
 });
 
 export const projectProcedure = signedInProcedure.use(requireProjectAccess).use(idempotent).use(writeAuditAhead);

@@ -3,7 +3,6 @@ import { decode } from 'next-auth/jwt';
 import { getDb, type Db } from '../../../db';
 import { apiKeys, memberships, users } from '../../../db/schema';
 import { getConfig } from '../config';
-import { gcraStepCte } from '../rateLimit/stores/postgres';
 import type { ProjectRole } from './roles';
 import { readCookie, sessionCookieName } from './sessionCookie';
 import { looksLikeApiKey, sha256Hex } from './tokens';
@@ -31,53 +30,24 @@ export interface CredentialHeaders {
   cookie?: string | null;
 }
 
-/**
- * An API key's request budget, stepped (see server/platform/rateLimit) by the very statement that
- * looks the key up, so the API's most frequent caller costs one statement for both; the /v1 bridge
- * asks for it when budgets live in PostgreSQL. Only a key that resolves (not revoked, not expired)
- * is charged, under `<prefix><key id>`.
- */
-export interface KeyBudgetStep {
-  prefix: string;
-  nowUs: number;
-  intervalUs: number;
-  capacityUs: number;
-}
-
-export interface ResolvedActor {
-  actor: Actor;
-  /** Given a KeyBudgetStep and a key that resolved: the key budget's TAT after the step, or null when the step did not fit. */
-  keyBudgetTatUs?: number | null;
-}
-
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 /** Resolves whatever credential a request carries into one Actor; procedures never read headers. */
-export async function resolveActor(headers: CredentialHeaders, now = new Date(), keyBudget?: KeyBudgetStep): Promise<ResolvedActor> {
+export async function resolveActor(headers: CredentialHeaders, now = new Date()): Promise<Actor> {
   const bearer = headers.authorization?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
   const key = bearer ?? headers.apiKey?.trim();
-  if (key) return resolveApiKey(key, now, keyBudget);
-  if (headers.authorization) return { actor: { kind: 'invalid', reason: 'Unsupported Authorization scheme; use Bearer <API key>' } };
+  if (key) return resolveApiKey(key, now);
+  if (headers.authorization) return { kind: 'invalid', reason: 'Unsupported Authorization scheme; use Bearer <API key>' };
   const token = readCookie(headers.cookie, sessionCookieName());
-  if (token) return { actor: await resolveSession(token) };
-  return { actor: { kind: 'anonymous' } };
+  if (token) return resolveSession(token);
+  return { kind: 'anonymous' };
 }
 
-async function resolveApiKey(key: string, now: Date, keyBudget: KeyBudgetStep | undefined): Promise<ResolvedActor> {
-  const invalid = (reason: string): ResolvedActor => ({ actor: { kind: 'invalid', reason } });
+async function resolveApiKey(key: string, now: Date): Promise<Actor> {
+  const invalid = (reason: string): Actor => ({ kind: 'invalid', reason });
   if (!looksLikeApiKey(key)) return invalid('Invalid API key');
   const db = await getDb();
-  const hash = sha256Hex(key);
-  const [row]: Array<KeyRow & { budgetTatUs?: number | null }> = keyBudget
-    ? await apiKeyLookupSpending(db).execute({
-        hash,
-        prefix: keyBudget.prefix,
-        nowUs: keyBudget.nowUs,
-        stepUs: keyBudget.intervalUs,
-        capacityUs: keyBudget.capacityUs,
-        now: now.toISOString(),
-      })
-    : await apiKeyLookup(db).execute({ hash });
+  const [row] = await apiKeyLookup(db).execute({ hash: sha256Hex(key) });
   if (!row) return invalid('Invalid API key');
   if (row.revokedAt) return invalid('This API key has been revoked');
   if (row.expiresAt && row.expiresAt.getTime() <= now.getTime()) return invalid('This API key has expired');
@@ -85,16 +55,13 @@ async function resolveApiKey(key: string, now: Date, keyBudget: KeyBudgetStep | 
     await db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, row.id));
   }
   return {
-    actor: {
-      kind: 'apiKey',
-      userId: row.userId,
-      keyId: row.id,
-      keyPrefix: row.prefix,
-      projectId: row.projectId,
-      scopes: row.scopes,
-      role: row.role,
-    },
-    keyBudgetTatUs: keyBudget ? (row.budgetTatUs ?? null) : undefined,
+    kind: 'apiKey',
+    userId: row.userId,
+    keyId: row.id,
+    keyPrefix: row.prefix,
+    projectId: row.projectId,
+    scopes: row.scopes,
+    role: row.role,
   };
 }
 
@@ -115,22 +82,12 @@ async function resolveSession(token: string): Promise<Actor> {
 
 // Prepared once per database handle: the key lookup runs on every API-key request.
 const preparedLookups = new WeakMap<Db, ReturnType<typeof buildApiKeyLookup>>();
-const preparedSpendingLookups = new WeakMap<Db, ReturnType<typeof buildApiKeyLookupSpending>>();
 
 function apiKeyLookup(db: Db) {
   let prepared = preparedLookups.get(db);
   if (!prepared) {
     prepared = buildApiKeyLookup(db);
     preparedLookups.set(db, prepared);
-  }
-  return prepared;
-}
-
-function apiKeyLookupSpending(db: Db) {
-  let prepared = preparedSpendingLookups.get(db);
-  if (!prepared) {
-    prepared = buildApiKeyLookupSpending(db);
-    preparedSpendingLookups.set(db, prepared);
   }
   return prepared;
 }
@@ -148,8 +105,6 @@ const LOOKUP_FIELDS = {
 };
 const creatorMembership = and(eq(memberships.projectId, apiKeys.projectId), eq(memberships.userId, apiKeys.createdByUserId));
 
-type KeyRow = Awaited<ReturnType<ReturnType<typeof buildApiKeyLookup>['execute']>>[number];
-
 function buildApiKeyLookup(db: Db) {
   return db
     .select(LOOKUP_FIELDS)
@@ -158,27 +113,4 @@ function buildApiKeyLookup(db: Db) {
     .where(eq(apiKeys.keyHash, sql.placeholder('hash')))
     .limit(1)
     .prepare('api_key_by_hash');
-}
-
-/** The same lookup, charging the key's request budget in a CTE (which runs whether or not the key resolves). */
-function buildApiKeyLookupSpending(db: Db) {
-  const hash = sql.placeholder('hash');
-  const spent = gcraStepCte(
-    db,
-    sql`${sql.placeholder('prefix')}::text || ${apiKeys.id}`,
-    {
-      nowUs: sql`${sql.placeholder('nowUs')}::bigint`,
-      stepUs: sql`${sql.placeholder('stepUs')}::bigint`,
-      capacityUs: sql`${sql.placeholder('capacityUs')}::bigint`,
-    },
-    sql`${apiKeys} where ${apiKeys.keyHash} = ${hash} and ${apiKeys.revokedAt} is null and (${apiKeys.expiresAt} is null or ${apiKeys.expiresAt} > ${sql.placeholder('now')}::timestamptz)`,
-  );
-  return db
-    .with(spent)
-    .select({ ...LOOKUP_FIELDS, budgetTatUs: sql<number | null>`(select tat_us from ${spent})`.mapWith(Number) })
-    .from(apiKeys)
-    .leftJoin(memberships, creatorMembership)
-    .where(eq(apiKeys.keyHash, hash))
-    .limit(1)
-    .prepare('api_key_by_hash_spending');
 }

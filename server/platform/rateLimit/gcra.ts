@@ -15,8 +15,8 @@ export interface GcraStep {
   intervalUs: number;
   /** limit × interval: the most the TAT may run ahead of now, so a burst is exactly `limit` units. */
   capacityUs: number;
-  /** 1 takes a unit; -1 gives one back. */
-  cost: 1 | -1;
+  /** How many units the step takes (all of them or none); negative gives that many back. */
+  cost: number;
 }
 
 export interface GcraOutcome {

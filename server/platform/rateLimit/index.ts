@@ -2,6 +2,7 @@ import { getDb } from '../../../db';
 import { getConfig, type AppConfig } from '../config';
 import { AppError } from '../errors';
 import { budgetLeft, gcraRate, type BudgetLeft, type GcraOutcome } from './gcra';
+import { createLeases, leaseSize } from './leases';
 import type { RateLimitStore } from './store';
 import { createMemoryStore } from './stores/memory';
 import { createPostgresStore } from './stores/postgres';
@@ -36,30 +37,51 @@ export interface RateLimiter {
   purge(now?: Date): Promise<number>;
 }
 
-/** A limiter over one store; the app's own is `getRateLimiter()`, tests build one per store. */
+/**
+ * A limiter over one store; the app's own is `getRateLimiter()`, tests build one per store. Over a
+ * shared store, large budgets (such as the per-minute request budgets) are taken in leases (see
+ * ./leases.ts), so the store sees one step per lease rather than one per request; memory needs none.
+ */
 export function createRateLimiter(store: RateLimitStore): RateLimiter {
+  const leases = store.kind === 'memory' ? undefined : createLeases(store);
+
   async function step(rule: RateLimitRule, now: Date, cost: 1 | -1): Promise<RateLimitResult> {
     const nowUs = now.getTime() * 1000;
     return rateLimitResult(rule, await store.apply(rule.key, { nowUs, cost, ...gcraRate(rule.limit, rule.windowSeconds) }), nowUs);
   }
+
+  async function take(rule: RateLimitRule, now: Date): Promise<RateLimitResult> {
+    const size = leaseSize(rule.limit);
+    if (!leases || size < 2) return step(rule, now, 1);
+    const nowUs = now.getTime() * 1000;
+    const budget = { key: rule.key, size, windowUs: rule.windowSeconds * 1_000_000, ...gcraRate(rule.limit, rule.windowSeconds) };
+    const outcome = await leases.take(budget, nowUs);
+    return rateLimitResult(rule, outcome, nowUs, outcome.held);
+  }
+
   return {
     storeKind: store.kind,
-    take: (rule, now = new Date()) => step(rule, now, 1),
+    take: (rule, now = new Date()) => take(rule, now),
     async consume(rule, now = new Date()) {
-      const result = await step(rule, now, 1);
+      const result = await take(rule, now);
       if (!result.allowed) throw rateLimited(result);
       return result;
     },
     async refund(rule, now = new Date()) {
+      if (leases?.giveBack(rule.key, now.getTime() * 1000)) return;
       await step(rule, now, -1);
     },
     purge: (now = new Date()) => store.purge(now.getTime() * 1000),
   };
 }
 
-/** What a step on the rule's budget left, at `nowUs`. */
-export function rateLimitResult(rule: RateLimitRule, outcome: GcraOutcome, nowUs: number): RateLimitResult {
-  return { rule, allowed: outcome.allowed, ...budgetLeft(outcome.tatUs, nowUs, gcraRate(rule.limit, rule.windowSeconds)) };
+/**
+ * What a step on the rule's budget left, at `nowUs`: what the store has left, plus the units this
+ * instance holds in a lease, never more than the limit.
+ */
+function rateLimitResult(rule: RateLimitRule, outcome: GcraOutcome, nowUs: number, held = 0): RateLimitResult {
+  const left = budgetLeft(outcome.tatUs, nowUs, gcraRate(rule.limit, rule.windowSeconds));
+  return { rule, allowed: outcome.allowed, remaining: Math.min(rule.limit, left.remaining + held), effectiveWindowSeconds: left.effectiveWindowSeconds };
 }
 
 /**

@@ -212,6 +212,14 @@ describe('two instances on one shared store (two processes)', () => {
     expect(await outcomes(first, r, at(0), 1)).toEqual(['limited']);
     expect(await outcomes(second, r, at(20), 1)).toEqual(['allowed']);
     expect(await outcomes(first, r, at(20), 1)).toEqual(['limited']);
+
+    // A budget large enough to be leased (5 units at a time) is shared as exactly: one unit on the
+    // first instance leases 5, the second gets the 95 the store has left, the first the 4 it holds.
+    const leased = rule(100);
+    const allowed = async (limiter: RateLimiter, n: number) => (await outcomes(limiter, leased, at(0), n)).filter((o) => o === 'allowed').length;
+    expect(await allowed(first, 1)).toBe(1);
+    expect(await allowed(second, 100)).toBe(95);
+    expect(await allowed(first, 10)).toBe(4);
   }
 
   it.skipIf(!serverUrl)('share a budget through PostgreSQL, each over its own connection', async () => {

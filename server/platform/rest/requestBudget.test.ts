@@ -110,15 +110,16 @@ describe('identifyAndSpend', () => {
     });
   });
 
-  it('with budgets in PostgreSQL, charges an API key in the statement that looks it up, with no step of its own', async () => {
+  it("spends through the app's limiter, one unit per request, under the key's own budget", async () => {
     const user = await createUser();
     const { projectId } = await createProject(user);
-    const { key } = await createApiKey(user, projectId, ['projects:read']);
+    const { key, id } = await createApiKey(user, projectId, ['projects:read']);
     const limiter = await getRateLimiter();
     const take = vi.spyOn(limiter, 'take');
     try {
       await identifyAndSpend(headers({ authorization: `Bearer ${key}` }), undefined);
-      expect(take).toHaveBeenCalledTimes(limiter.storeKind === 'postgres' ? 0 : 1);
+      expect(take).toHaveBeenCalledTimes(1);
+      expect(take.mock.calls[0]?.[0]).toMatchObject({ policy: 'default', key: `api:key:${id}` });
     } finally {
       take.mockRestore();
     }

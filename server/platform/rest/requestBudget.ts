@@ -1,31 +1,18 @@
 import { getConfig, type AppConfig } from '../config';
 import { identifyCaller, type Caller, type HeaderSource } from '../context';
-import { gcraRate, getRateLimiter, rateLimited, rateLimitFields, rateLimitResult, type RateLimitRule } from '../rateLimit';
+import { getRateLimiter, rateLimited, rateLimitFields, type RateLimitRule } from '../rateLimit';
 import type { Route } from './routeTable';
-
-/** Where API keys' budgets live; the key lookup that charges a key in the same statement uses it too. */
-const API_KEY_BUDGET = 'api:key:';
 
 /**
  * Identifies the caller and spends one unit of its budget. Every /v1 request does, whatever the
  * answer turns out to be (404, 405 and 422 included, and the OpenAPI document: one rule, and no
  * path to probe for free), and the answer carries the budget's RateLimit-Policy and RateLimit
  * fields. Over budget, the request is refused with 429 RATE_LIMITED and Retry-After before anything
- * else is done. With budgets in PostgreSQL, the statement that looks an API key up also charges it:
- * the API's most frequent request costs one statement for both.
+ * else is done.
  */
 export async function identifyAndSpend(headers: HeaderSource, route: Route | undefined): Promise<{ caller: Caller; fields: Record<string, string> }> {
-  const config = getConfig();
-  const limiter = await getRateLimiter();
-  const now = new Date();
-  const nowUs = now.getTime() * 1000;
-  const keyBudget =
-    limiter.storeKind === 'postgres' && !hasOwnBudget(route) ? { prefix: API_KEY_BUDGET, nowUs, ...gcraRate(config.RATE_LIMIT_PER_MINUTE, 60) } : undefined;
-  const caller = await identifyCaller(headers, keyBudget);
-  const rule = requestBudget(caller, route, config);
-  // A key the lookup could not charge (its budget was spent) takes the ordinary step, which says when to come back.
-  const result =
-    typeof caller.keyBudgetTatUs === 'number' ? rateLimitResult(rule, { allowed: true, tatUs: caller.keyBudgetTatUs }, nowUs) : await limiter.take(rule, now);
+  const caller = await identifyCaller(headers);
+  const result = await (await getRateLimiter()).take(requestBudget(caller, route, getConfig()));
   if (!result.allowed) throw rateLimited(result, 'requests');
   return { caller, fields: rateLimitFields([result]) };
 }
@@ -39,7 +26,7 @@ export function requestBudget(caller: Caller, route: Route | undefined, config: 
   const perMinute = (policy: string, key: string, limit: number): RateLimitRule => ({ policy, key, limit, windowSeconds: 60 });
   if (hasOwnBudget(route)) return perMinute('webhook', `api:webhook:${caller.ip}`, config.RATE_LIMIT_WEBHOOK_PER_MINUTE);
   const { actor } = caller;
-  if (actor.kind === 'apiKey') return perMinute('default', `${API_KEY_BUDGET}${actor.keyId}`, config.RATE_LIMIT_PER_MINUTE);
+  if (actor.kind === 'apiKey') return perMinute('default', `api:key:${actor.keyId}`, config.RATE_LIMIT_PER_MINUTE);
   if (actor.kind === 'session') return perMinute('default', `api:user:${actor.userId}`, config.RATE_LIMIT_PER_MINUTE);
   return perMinute('anonymous', `api:ip:${caller.ip}`, config.RATE_LIMIT_ANONYMOUS_PER_MINUTE);
 }

@@ -4,7 +4,7 @@ import { rateLimits } from '../../../../db/schema';
 import type { RateLimitStore } from '../store';
 
 /** The parameters of a GCRA step as SQL (bigint microseconds); `stepUs` is cost × interval. */
-export interface GcraStepParams {
+interface GcraStepParams {
   nowUs: SQL;
   stepUs: SQL;
   capacityUs: SQL;
@@ -14,18 +14,12 @@ export interface GcraStepParams {
  * One GCRA step (see ../gcra.ts) as a single upsert: a key without a row starts one step on from
  * now; an existing row moves on only when the step fits, so concurrent requests serialise on the row
  * lock and each sees the TAT the previous one left. It returns the new TAT, or no row when the step
- * does not fit. `key` may read `source` (a FROM clause): the API-key lookup charges the key it finds
- * in the same statement (server/platform/auth/actor.ts).
+ * does not fit.
  */
-export function gcraStepSql(key: SQL, step: GcraStepParams, source?: SQL): SQL {
+function gcraStepSql(key: SQL, step: GcraStepParams): SQL {
   const next = sql`greatest(r.tat_us, ${step.nowUs}) + ${step.stepUs}`;
-  return sql`insert into ${rateLimits} as r (key, tat_us) select ${key}, ${step.nowUs} + ${step.stepUs}${source ? sql` from ${source}` : sql``}
+  return sql`insert into ${rateLimits} as r (key, tat_us) values (${key}, ${step.nowUs} + ${step.stepUs})
     on conflict (key) do update set tat_us = ${next} where ${next} - ${step.nowUs} <= ${step.capacityUs} returning tat_us`;
-}
-
-/** The step as the CTE `spent`, to put in front of a query; its one column is the new TAT. */
-export function gcraStepCte(db: Db, key: SQL, step: GcraStepParams, source?: SQL) {
-  return db.$with('spent', { tatUs: sql<number>`tat_us`.mapWith(Number).as('tat_us') }).as(gcraStepSql(key, step, source));
 }
 
 /**
@@ -65,11 +59,13 @@ export function createPostgresStore(database: () => Promise<Db>): RateLimitStore
 }
 
 function prepare(db: Db) {
-  const spent = gcraStepCte(db, sql`${sql.placeholder('key')}`, {
-    nowUs: sql`${sql.placeholder('nowUs')}::bigint`,
-    stepUs: sql`${sql.placeholder('stepUs')}::bigint`,
-    capacityUs: sql`${sql.placeholder('capacityUs')}::bigint`,
-  });
+  const spent = db.$with('spent', { tatUs: sql<number>`tat_us`.mapWith(Number).as('tat_us') }).as(
+    gcraStepSql(sql`${sql.placeholder('key')}`, {
+      nowUs: sql`${sql.placeholder('nowUs')}::bigint`,
+      stepUs: sql`${sql.placeholder('stepUs')}::bigint`,
+      capacityUs: sql`${sql.placeholder('capacityUs')}::bigint`,
+    }),
+  );
   return {
     take: db.with(spent).select({ tatUs: spent.tatUs }).from(spent).prepare('rate_limit_take'),
     read: db
