@@ -1,18 +1,33 @@
-import { bigint, index, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { users } from './accounts';
 import { projects } from './projects';
 
-/** Domain events written in the same transaction as the change they describe. */
+/**
+ * Domain events written in the same transaction as the change they describe, then handed once to
+ * every domain's event handlers (webhook deliveries, notifications) by the dispatcher
+ * (server/platform/events/dispatch.ts), which marks them dispatched.
+ */
 export const events = pgTable(
   'events',
   {
     id: text('id').primaryKey(),
+    /** Insertion order: events of one transaction share their creation time. */
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
     projectId: text('project_id').references(() => projects.id, { onDelete: 'set null' }),
     type: text('type').notNull(),
     payload: jsonb('payload').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    dispatchedAt: timestamp('dispatched_at', { withTimezone: true, mode: 'date' }),
+    /** Dispatches that failed (a handler threw); after a few the event is set aside, logged, as dispatched. */
+    dispatchAttempts: integer('dispatch_attempts').notNull().default(0),
   },
-  (t) => [index('events_project_created_idx').on(t.projectId, t.createdAt)],
+  (t) => [
+    index('events_project_created_idx').on(t.projectId, t.createdAt),
+    index('events_undispatched_idx')
+      .on(t.seq)
+      .where(sql`${t.dispatchedAt} is null`),
+  ],
 );
 
 /**

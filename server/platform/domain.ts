@@ -2,6 +2,7 @@ import type { AnyRouter } from '@trpc/server';
 import type { RequiredRole } from './auth/roles';
 import type { ScopeResource } from './auth/scopes';
 import type { ResourceCounter } from './counters';
+import type { EventHandler } from './events/dispatch';
 import type { JobDefinition } from './jobs/runner';
 import type { RawRoute } from './rest/rawRoutes';
 
@@ -32,7 +33,9 @@ export interface DomainManifest<TRouters extends Record<string, AnyRouter> = Rec
   /** The `_count` counters of a project this domain's rows feed. */
   counters?: readonly ResourceCounter[];
   /** Event types the domain records with `emit`; webhooks and notifications subscribe to these. */
-  events?: readonly string[];
+  events?: readonly (string | EventDeclaration)[];
+  /** What the domain does with every recorded event, of any domain (see EventHandler). */
+  eventHandlers?: readonly EventHandler[];
   /** Scope resources its operations require (all of them belong to the scope catalogue). */
   scopes?: readonly ScopeResource[];
   panel?: readonly PanelArea[];
@@ -57,6 +60,16 @@ export interface SuspensionHook {
   resume(projectId: string): Promise<void>;
   /** The projects in which this domain still holds resources marked suspended. */
   projectsWithSuspendedResources(): Promise<string[]>;
+}
+
+/** An event type in the catalogue that webhook subscribers and notifications read (`GET /v1/webhooks/event-types`). */
+export interface EventDeclaration {
+  /** `<resource>.<happening>` in snake_case, e.g. `secret.created`. */
+  type: string;
+  /** One sentence a customer reads in the catalogue. */
+  description: string;
+  /** A payload as `emit` records it for this type: what a subscriber receives in `data`. */
+  example: Record<string, unknown>;
 }
 
 /** Keeps the manifest's router types, so the app router stays fully typed. */

@@ -35,6 +35,8 @@ const envSchema = z
     RATE_LIMIT_ANONYMOUS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
     /** Deliveries per minute from each address to the inbound webhooks (the payment processor's). */
     RATE_LIMIT_WEBHOOK_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
+    /** How often the worker hands newly recorded events to the domains' handlers (webhooks, notifications). */
+    EVENT_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
     DATA_DIR: z.string().min(1).default('.data'),
     PGLITE_DIR: z.string().min(1).optional(),
     AUTH_SECRET: z.string().min(32, 'AUTH_SECRET must be at least 32 characters').optional(),

@@ -5,9 +5,10 @@ import type { DbOrTx } from '../../../db';
 const holder = globalThis as unknown as { __eventTypes?: ReadonlySet<string> };
 
 /** Installs the event catalogue (`server/app.ts` does, from the domain manifests). */
-export function configureEventTypes(types: Iterable<string>): void {
+export function configureEventTypes(declarations: Iterable<string | { type: string }>): void {
   const set = new Set<string>();
-  for (const type of types) {
+  for (const declaration of declarations) {
+    const type = typeof declaration === 'string' ? declaration : declaration.type;
     if (!/^[a-z][a-z_]*\.[a-z][a-z_]*$/.test(type)) throw new Error(`Event type ${type} is not <resource>.<happening> in snake_case`);
     if (set.has(type)) throw new Error(`Two domains declare the event type ${type}`);
     set.add(type);

@@ -1,9 +1,15 @@
 import type PgBoss from 'pg-boss';
+import { getConfig } from '../config';
+import { startEventDispatcher } from '../events/dispatch';
 import { startJobRunner, type JobDefinition, type JobRunner } from './runner';
 
 export type { JobDefinition } from './runner';
 
-const holder = globalThis as unknown as { __jobRunner?: Promise<JobRunner>; __jobDefinitions?: readonly JobDefinition[] };
+const holder = globalThis as unknown as {
+  __jobRunner?: Promise<JobRunner>;
+  __jobDefinitions?: readonly JobDefinition[];
+  __stopEventDispatcher?: () => Promise<void>;
+};
 
 /**
  * Installs the app's job list (`server/app.ts` does, from the domain manifests). The platform
@@ -24,15 +30,22 @@ export function configuredJobs(): readonly JobDefinition[] {
   return definitions;
 }
 
-/** Starts the runner once per process; `work` false only enqueues (for processes that serve requests alone). */
+/**
+ * Starts the runner once per process; `work` false only enqueues (for processes that serve requests
+ * alone). A process that works also runs the event dispatcher (../events/dispatch.ts).
+ */
 export function startJobs(options: { work: boolean }): Promise<JobRunner> {
+  if (!holder.__jobRunner && options.work) holder.__stopEventDispatcher = startEventDispatcher(getConfig().EVENT_DISPATCH_INTERVAL_MS);
   holder.__jobRunner ??= startJobRunner([...configuredJobs()], options);
   return holder.__jobRunner;
 }
 
 export async function stopJobs(): Promise<void> {
   const pending = holder.__jobRunner;
+  const stopDispatcher = holder.__stopEventDispatcher;
   holder.__jobRunner = undefined;
+  holder.__stopEventDispatcher = undefined;
+  await stopDispatcher?.();
   if (pending) await (await pending).stop();
 }
 
