@@ -1,4 +1,5 @@
 import type { AnyRouter } from '@trpc/server';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { RequiredRole } from './auth/roles';
 import type { ScopeResource } from './auth/scopes';
 import type { ResourceCounter } from './counters';
@@ -43,6 +44,15 @@ export interface DomainManifest<TRouters extends Record<string, AnyRouter> = Rec
   rawRoutes?: readonly RawRoute[];
   /** What a billing suspension (an invoice unpaid past the grace period) does to the domain's paid resources. */
   suspension?: SuspensionHook;
+  /** Columns holding values sealed with `server/platform/encryption` (bound to the row's id), which a master-key rotation re-wraps. */
+  sealedColumns?: readonly SealedColumn[];
+}
+
+/** A column of sealed values: `seal(value, <the row's id>)`, one per row, null where there is none. */
+export interface SealedColumn {
+  table: PgTable;
+  id: PgColumn;
+  sealed: PgColumn;
 }
 
 /**

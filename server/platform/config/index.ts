@@ -40,6 +40,19 @@ const envSchema = z
     DATA_DIR: z.string().min(1).default('.data'),
     PGLITE_DIR: z.string().min(1).optional(),
     AUTH_SECRET: z.string().min(32, 'AUTH_SECRET must be at least 32 characters').optional(),
+    /**
+     * The master keys that wrap the data keys of sealed values (secrets, signing secrets), as
+     * `<id>:<32 bytes in base64>` separated by commas, the current one first; the others only open
+     * what they wrapped until a rotation re-wraps it. Unset: `$DATA_DIR/encryption-keys`, generated once.
+     */
+    ENCRYPTION_KEYS: z
+      .string()
+      .regex(
+        /^[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/]{43}=(,[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/]{43}=)*$/,
+        'ENCRYPTION_KEYS must be <id>:<base64 of 32 bytes>, comma-separated, the current key first',
+      )
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     SMTP_URL: z
       .string()
