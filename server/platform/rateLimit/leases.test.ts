@@ -105,12 +105,15 @@ describe('a limiter over a shared store', () => {
   it('drops a lease after the window and takes a new one', async () => {
     const { store, steps } = sharedStore();
     const limiter = createRateLimiter(store);
-    const r = rule(600);
-    await limiter.take(r, at(0));
-    await limiter.take(r, at(59.999));
-    expect(steps).toHaveLength(1);
-    expect(await limiter.take(r, at(60))).toMatchObject({ allowed: true, remaining: 599 });
-    expect(steps).toHaveLength(2);
+    const [r, other] = [rule(600), rule(600)];
+    await limiter.take(other, at(0));
+    await limiter.take(r, at(30));
+    // Expired leases are also swept once a minute: this take sweeps now, so the next minute's does not decide for the lease.
+    await limiter.take(other, at(85));
+    await limiter.take(r, at(89.999));
+    expect(steps.filter((s) => s.key === r.key)).toHaveLength(1);
+    expect(await limiter.take(r, at(90))).toMatchObject({ allowed: true, remaining: 599 });
+    expect(steps.filter((s) => s.key === r.key)).toHaveLength(2);
   });
 
   it('asks the store once for concurrent requests that find no lease', async () => {
@@ -197,18 +200,17 @@ describe('createLeases', () => {
     expect(leases.size).toBe(2);
   });
 
-  it('does not sweep a lease while the store step refilling it runs', async () => {
+  it('asks for one unit less after a refusal that raced with units coming back, so the steps end', async () => {
     const { store, steps } = sharedStore();
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const slow: RateLimitStore = { ...store, apply: async (key, step) => (key === 'slow' ? held.then(() => store.apply(key, step)) : store.apply(key, step)) };
-    const leases = createLeases(slow);
-    await leases.take(budget('first'), us(0));
-    const pending = leases.take(budget('slow'), us(1));
-    await leases.take(budget('other'), us(61));
-    release();
-    expect(await pending).toMatchObject({ allowed: true, held: 4 });
-    expect(steps.filter((s) => s.key === 'slow')).toHaveLength(1);
+    let refusals = 1;
+    // A refusal whose TAT says everything is left: another instance's units came back in between.
+    const racing: RateLimitStore = {
+      ...store,
+      apply: async (key, step) => (refusals-- > 0 ? (steps.push({ key, cost: step.cost }), { allowed: false, tatUs: step.nowUs }) : store.apply(key, step)),
+    };
+    const leases = createLeases(racing);
+    expect(await leases.take(budget('k'), us(0))).toMatchObject({ allowed: true, held: 3 });
+    expect(steps.map((s) => s.cost)).toEqual([5, 4]);
   });
 
   it('holds what it took: the outcome says how many units are left in the lease', async () => {

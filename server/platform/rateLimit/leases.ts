@@ -46,8 +46,6 @@ interface Lease {
   tatUs: number;
   /** From then on the lease is not used: its units came back in the store long before. */
   expiresUs: number;
-  /** The store step refilling the lease, while it runs: other requests wait for it instead of each taking a lease. */
-  refill?: Promise<void>;
 }
 
 /**
@@ -62,13 +60,15 @@ interface Lease {
  */
 export function createLeases(store: RateLimitStore): Leases {
   const leases = new Map<string, Lease>();
+  /** The store steps under way, by key: other requests for the key wait for them instead of each taking a lease. */
+  const refills = new Map<string, Promise<void>>();
   let sweptAtUs = 0;
 
   function sweep(nowUs: number): void {
     if (nowUs - sweptAtUs < SWEEP_EVERY_US) return;
     sweptAtUs = nowUs;
     for (const [key, lease] of leases) {
-      if (!lease.refill && lease.expiresUs <= nowUs) leases.delete(key);
+      if (lease.expiresUs <= nowUs) leases.delete(key);
     }
   }
 
@@ -85,31 +85,26 @@ export function createLeases(store: RateLimitStore): Leases {
     }
   }
 
-  function refill(budget: LeasedBudget, nowUs: number): Lease {
-    const lease: Lease = { units: 0, tatUs: nowUs, expiresUs: nowUs };
-    lease.refill = takeUpTo(budget, nowUs).then(
-      ({ units, tatUs }) => {
-        Object.assign(lease, { units, tatUs, expiresUs: nowUs + budget.windowUs });
-        delete lease.refill;
-      },
-      (err: unknown) => {
-        leases.delete(budget.key);
-        throw err;
-      },
-    );
-    leases.set(budget.key, lease);
-    return lease;
+  function refill(budget: LeasedBudget, nowUs: number): Promise<void> {
+    const step = takeUpTo(budget, nowUs)
+      .then(({ units, tatUs }) => {
+        leases.set(budget.key, { units, tatUs, expiresUs: nowUs + budget.windowUs });
+      })
+      .finally(() => refills.delete(budget.key));
+    refills.set(budget.key, step);
+    return step;
   }
 
   return {
     async take(budget, nowUs) {
       sweep(nowUs);
       for (;;) {
-        const lease = leases.get(budget.key);
-        if (lease?.refill) {
-          await lease.refill;
+        const pending = refills.get(budget.key);
+        if (pending) {
+          await pending;
           continue;
         }
+        const lease = leases.get(budget.key);
         if (lease && nowUs < lease.expiresUs) {
           if (lease.units > 0) {
             lease.units -= 1;
@@ -117,12 +112,12 @@ export function createLeases(store: RateLimitStore): Leases {
           }
           if (budgetLeft(lease.tatUs, nowUs, budget).remaining === 0) return { allowed: false, tatUs: lease.tatUs, held: 0 };
         }
-        refill(budget, nowUs);
+        await refill(budget, nowUs);
       }
     },
     giveBack(key, nowUs) {
       const lease = leases.get(key);
-      if (!lease || lease.refill || lease.expiresUs <= nowUs) return false;
+      if (!lease || lease.expiresUs <= nowUs) return false;
       lease.units += 1;
       return true;
     },
