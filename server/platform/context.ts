@@ -17,12 +17,30 @@ export interface RequestContext {
   idempotencyKey: string | null;
   /** Headers the answer carries besides the transport's own (such as Idempotent-Replayed); written by middlewares. */
   responseHeaders: Record<string, string>;
-  log: Logger;
+  log: RequestLog;
   /** Inside a mutation's chain: the audit entry being recorded, which the project check tells where it belongs. */
   audit?: AuditedMutation;
 }
 
 export type HeaderSource = { get(name: string): string | null };
+
+/** The request's logger: lines carry its request id. */
+export interface RequestLog {
+  error(details: object, message: string): void;
+  warn(details: object, message: string): void;
+  info(details: object, message: string): void;
+}
+
+/** Made on first use: most requests never log, and a pino child (its bindings serialised and redacted) costs every request. */
+export function requestLog(requestId: string): RequestLog {
+  let child: Logger | undefined;
+  const logger = () => (child ??= getLogger().child({ reqId: requestId }));
+  return {
+    error: (details, message) => logger().error(details, message),
+    warn: (details, message) => logger().warn(details, message),
+    info: (details, message) => logger().info(details, message),
+  };
+}
 
 /** Header names the entry server sets itself after dropping any value a client sent. */
 export const INTERNAL_HEADERS = { requestId: 'x-request-id', clientIp: 'x-client-ip' } as const;
@@ -58,7 +76,7 @@ export async function createRequestContext(
     crossSiteWrite,
     idempotencyKey: headers.get('idempotency-key'),
     responseHeaders: {},
-    log: getLogger().child({ reqId: requestId }),
+    log: requestLog(requestId),
   };
 }
 
