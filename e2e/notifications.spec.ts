@@ -2,11 +2,11 @@ import { createAccountViaApi, createProject, expect, newAccount, signIn, test } 
 import type { Page } from '@playwright/test';
 
 /**
- * react-query reads again when the page becomes visible: what happens when someone comes back to
+ * react-query reads again when the window hears `visibilitychange`: what happens when someone comes back to
  * the tab. The worker dispatches events every second, so a few returns may be needed.
  */
 async function returnToTab(page: Page): Promise<void> {
-  await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+  await page.evaluate(() => window.dispatchEvent(new Event('visibilitychange')));
 }
 
 test('a teammate joins and creates an API key: the bell counts it, the page filters and marks read', async ({ page, browser, account: owner }) => {
@@ -60,7 +60,7 @@ test('a teammate joins and creates an API key: the bell counts it, the page filt
   const list = page.getByRole('list', { name: 'Notifications' });
   const rows = list.getByRole('listitem');
   await expect(rows).toHaveCount(2);
-  await page.getByLabel('Type').selectOption('SUCCESS');
+  await page.getByLabel('Type', { exact: true }).selectOption('SUCCESS');
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toHaveAccessibleName('Invitation accepted');
   await page.getByRole('button', { name: 'Clear filters' }).click();
@@ -77,10 +77,10 @@ test('a teammate joins and creates an API key: the bell counts it, the page filt
   await list.getByRole('listitem', { name: 'Invitation accepted' }).getByRole('button', { name: 'Mark read' }).click();
   await expect(list.getByRole('listitem', { name: 'Invitation accepted' }).getByText('Read', { exact: true })).toBeVisible();
   await expect(bell).toHaveAccessibleName('Notifications, 1 unread');
-  await page.getByLabel('Status').selectOption('false');
+  await page.getByLabel('Status', { exact: true }).selectOption('false');
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toHaveAccessibleName('API key created');
-  await page.getByLabel('Status').selectOption('');
+  await page.getByLabel('Status', { exact: true }).selectOption('');
 
   await page.getByRole('main').getByRole('button', { name: 'Mark all read' }).click();
   await expect(page.getByText('Marked 1 notification read')).toBeVisible();

@@ -15,7 +15,8 @@ const LATEST = 5;
 /** The top bar's bell: the unread count, kept fresh while the page is open and whenever it regains focus. */
 export function NotificationBell() {
   const trpc = useTRPC();
-  const unread = useQuery(trpc.notifications.unreadCount.queryOptions({}, { refetchInterval: UNREAD_POLL_MS, refetchOnWindowFocus: true })).data?.unread ?? 0;
+  const unread =
+    useQuery(trpc.notifications.unreadCount.queryOptions({}, { refetchInterval: UNREAD_POLL_MS, refetchOnWindowFocus: 'always' })).data?.unread ?? 0;
   const label = unread === 0 ? 'Notifications, none unread' : `Notifications, ${unread} unread`;
   return (
     <Menu

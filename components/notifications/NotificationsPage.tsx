@@ -34,7 +34,7 @@ const NO_FILTERS: Filters = { eventTypes: [], type: '', read: '', from: '', to: 
 
 const TYPE_OPTIONS: SelectOption[] = [{ value: '', label: 'Any type' }, ...NOTIFICATION_TYPES.map((type) => ({ value: type, label: TYPE_LABELS[type] }))];
 const READ_OPTIONS: SelectOption[] = [
-  { value: '', label: 'Read and unread' },
+  { value: '', label: 'Any status' },
   { value: 'false', label: 'Unread' },
   { value: 'true', label: 'Read' },
 ];
