@@ -51,7 +51,7 @@ const text = (payload: Record<string, unknown>, field: string): string | undefin
 };
 
 /** Minor units in the currency's own decimals (USD 12.00, JPY 1200). */
-export function formatMoney(amount: unknown, currency: unknown): string {
+function formatMoney(amount: unknown, currency: unknown): string {
   if (typeof amount !== 'number' || typeof currency !== 'string' || currency.length !== 3) return 'an amount';
   try {
     const format = new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase(), currencyDisplay: 'code' });

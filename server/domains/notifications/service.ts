@@ -3,7 +3,7 @@ import { getDb, type Tx } from '../../../db';
 import { invitations, memberships, notifications, projects, users } from '../../../db/schema';
 import { newId } from '../../../db/schema/ids';
 import { AppError, invalidField } from '../../platform/errors';
-import type { DispatchedEvent } from '../../platform/events/dispatch';
+import type { DispatchedEvent, EventHandler } from '../../platform/events/dispatch';
 import { eventTypes } from '../../platform/events';
 import { NOTIFICATION_RULES, type Audience, type NotificationRule } from './rules';
 import type { Notification, NotificationFilters, NotificationList } from './schema';
@@ -198,7 +198,7 @@ function toView(row: typeof notifications.$inferSelect): Notification {
   };
 }
 
-export const notificationEventHandler = {
+export const notificationEventHandler: EventHandler = {
   name: 'notifications',
   handle: async (tx: Tx, event: DispatchedEvent) => {
     await notifyEvent(tx, event);
