@@ -2,6 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
+import { NotificationBell } from '../notifications/NotificationBell';
 import { useTRPC } from '../trpc/TrpcProvider';
 import { Icon } from '../ui/Icon';
 import { AccountMenu } from './AccountMenu';
@@ -17,6 +18,7 @@ export function TopBar({ account }: { account: SignedInAccount }) {
       <ProjectSwitcher />
       <span className="topbar-spacer" />
       <PendingInvitationsLink enabled={account.emailVerifiedAt !== null} />
+      <NotificationBell />
       <AccountMenu account={account} />
     </header>
   );

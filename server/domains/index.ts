@@ -5,6 +5,7 @@ import { billingDomain } from './billing';
 import { catalogDomain } from './catalog';
 import { invitationsDomain } from './invitations';
 import { membersDomain } from './members';
+import { notificationsDomain } from './notifications';
 import { projectsDomain } from './projects';
 import { serversDomain } from './servers';
 import { sshKeysDomain } from './sshKeys';
@@ -25,4 +26,5 @@ export const DOMAINS = [
   serversDomain,
   catalogDomain,
   auditDomain,
+  notificationsDomain,
 ] as const;
