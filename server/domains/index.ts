@@ -6,6 +6,7 @@ import { catalogDomain } from './catalog';
 import { invitationsDomain } from './invitations';
 import { membersDomain } from './members';
 import { projectsDomain } from './projects';
+import { secretsDomain } from './secrets';
 import { serversDomain } from './servers';
 import { sshKeysDomain } from './sshKeys';
 
@@ -23,6 +24,7 @@ export const DOMAINS = [
   billingDomain,
   sshKeysDomain,
   serversDomain,
+  secretsDomain,
   catalogDomain,
   auditDomain,
 ] as const;
