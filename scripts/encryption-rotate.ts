@@ -8,8 +8,8 @@
 //   npm run encryption:rotate -- --remove ID  drops an old key from the key file once nothing is wrapped by it
 import { existsSync } from 'node:fs';
 import { getConfig } from '../server/platform/config';
-import { formatKeyring, generateMasterKey, keyFilePath, parseKeyring, getKeyring } from '../server/platform/encryption/keyring';
-import { addKeyToKeyFile, removeKeyFromKeyFile } from '../server/platform/encryption/rotation';
+import { getKeyring, keyFilePath } from '../server/platform/encryption/keyring';
+import { addKeyToKeyFile, encryptionKeysRotation, removeKeyFromKeyFile } from '../server/platform/encryption/rotation';
 
 const args = process.argv.slice(2);
 const config = getConfig();
@@ -27,15 +27,12 @@ try {
 
 function rotate(): void {
   if (config.ENCRYPTION_KEYS) {
-    const keyring = parseKeyring(config.ENCRYPTION_KEYS);
-    const key = generateMasterKey();
-    const others = [...keyring.byId.values()];
-    const flat = (keys: typeof others) => formatKeyring(keys).replace(/\n/g, ',');
+    const { key, addBehind, makeCurrent } = encryptionKeysRotation(config.ENCRYPTION_KEYS);
     console.log(`A new master key ${key.id}. ENCRYPTION_KEYS is set, so change it on every instance in two steps:\n`);
     console.log('1. Add the new key behind the current one (every instance can then open what it will wrap) and restart each instance:\n');
-    console.log(`ENCRYPTION_KEYS=${flat([keyring.current, key, ...others.filter((k) => k.id !== keyring.current.id)])}\n`);
+    console.log(`ENCRYPTION_KEYS=${addBehind}\n`);
     console.log('2. Once every instance runs with step 1, make the new key current and restart each instance again:\n');
-    console.log(`ENCRYPTION_KEYS=${flat([key, ...others])}\n`);
+    console.log(`ENCRYPTION_KEYS=${makeCurrent}\n`);
     console.log(
       'The job re-wraps every sealed value within minutes. When `--status` (or /healthz `encryption.sealedUnderOtherKeys`) shows 0, drop the old keys from the list.',
     );

@@ -121,8 +121,7 @@ function UpgradeForm({ projectId, onClose }: { projectId: string; onClose: () =>
           {refusal.message}
           {needsCard ? (
             <>
-              {' '}
-              <Link href={projectPath(projectId, 'billing')}>Open Billing</Link>
+              . Cards are saved on the <Link href={projectPath(projectId, 'billing')}>Billing page</Link>.
             </>
           ) : null}
         </Alert>

@@ -4,8 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { JOBS } from '../../app';
 import { getConfig } from '../../platform/config';
 import { seal } from '../../platform/encryption/envelope';
-import { generateMasterKey, getKeyring, keyFilePath, parseKeyring, reloadKeyring } from '../../platform/encryption/keyring';
-import { addKeyToKeyFile, removeKeyFromKeyFile, rewrapSealedValues, sealedValueStatus } from '../../platform/encryption/rotation';
+import { formatKeyring, generateMasterKey, getKeyring, keyFilePath, parseKeyring, reloadKeyring } from '../../platform/encryption/keyring';
+import { addKeyToKeyFile, encryptionKeysRotation, removeKeyFromKeyFile, rewrapSealedValues, sealedValueStatus } from '../../platform/encryption/rotation';
 import { REWRAP_SEALED_VALUES } from '../../platform/jobs/maintenance';
 import { checkHealth } from '../../platform/health';
 import { queryRows } from '../../../test/db';
@@ -74,5 +74,21 @@ describe('master-key rotation', () => {
     expect(status).toEqual({ currentKeyId: next.id, byKey: { [next.id]: 4, [lost.id]: 1 }, underOtherKeys: 1 });
     expect(await rewrapSealedValues()).toEqual({ rewrapped: 0, failed: 1 });
     expect(keyring.current.id).not.toBe(next.id);
+  });
+});
+
+describe('rotating ENCRYPTION_KEYS', () => {
+  it('gives the two settings: the new key behind the current one, then in front, the older keys kept', () => {
+    const current = generateMasterKey(new Date('2026-01-01T00:00:00Z'));
+    const older = generateMasterKey(new Date('2025-01-01T00:00:00Z'));
+    const setting = formatKeyring([current, older]).replace(/\n/g, ',');
+    const { key, addBehind, makeCurrent } = encryptionKeysRotation(setting, new Date('2027-01-01T00:00:00Z'));
+    expect(key.id).toBe('k20270101T000000');
+    expect([...parseKeyring(addBehind).byId.keys()]).toEqual([current.id, key.id, older.id]);
+    expect([...parseKeyring(makeCurrent).byId.keys()]).toEqual([key.id, current.id, older.id]);
+    expect(parseKeyring(makeCurrent).byId.get(key.id)?.key).toEqual(parseKeyring(addBehind).byId.get(key.id)?.key);
+    const pattern = /^[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/]{43}=(,[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/]{43}=)*$/;
+    expect(addBehind).toMatch(pattern);
+    expect(makeCurrent).toMatch(pattern);
   });
 });

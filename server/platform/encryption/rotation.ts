@@ -124,6 +124,19 @@ export function addKeyToKeyFile(file: string, now = new Date()): MasterKey {
   return key;
 }
 
+/**
+ * A rotation of ENCRYPTION_KEYS in its two settings: first the new key behind the current one (every
+ * instance can then open what the new key will wrap), then in front of it.
+ */
+export function encryptionKeysRotation(current: string, now = new Date()): { key: MasterKey; addBehind: string; makeCurrent: string } {
+  const keyring = parseKeyring(current);
+  const key = generateMasterKey(now);
+  if (keyring.byId.has(key.id)) throw new Error(`A key named ${key.id} is already configured; try again in a second`);
+  const others = [...keyring.byId.values()].filter((k) => k.id !== keyring.current.id);
+  const flat = (keys: MasterKey[]) => formatKeyring(keys).replace(/\n/g, ',');
+  return { key, addBehind: flat([keyring.current, key, ...others]), makeCurrent: flat([key, keyring.current, ...others]) };
+}
+
 /** Removes a key that is no longer current from the key file. */
 export function removeKeyFromKeyFile(file: string, keyId: string): void {
   const keyring = parseKeyring(readFileSync(file, 'utf8'));
