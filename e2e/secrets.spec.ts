@@ -1,5 +1,5 @@
-import { createProject, expect, newAccount, test } from './fixtures';
-import { addTestCard } from './serverFixtures';
+import { createAccountViaApi, createProject, expect, newAccount, signIn, test } from './fixtures';
+import { addTestCard, apiWrite } from './serverFixtures';
 
 test('create a secret and see its value once, switch environments, update it, read its history, delete it, buy packs', async ({ page }) => {
   test.setTimeout(120_000);
@@ -96,4 +96,28 @@ test('create a secret and see its value once, switch environments, update it, re
   await expect(upgrade).toHaveCount(0);
   await expect(page.getByTestId('secrets-usage')).toContainText('0 of 15 secrets used');
   await expect(page.getByTestId('secrets-usage')).toContainText('2 packs bought');
+});
+
+test('a viewer reads the names and versions of secrets without any button that writes', async ({ page, browser, request, account: owner }) => {
+  await signIn(page, owner);
+  const projectId = await createProject(page, `Secrets team ${Date.now().toString(36)}`);
+  await apiWrite(page, 'post', `/v1/projects/${projectId}/secrets`, { name: 'DATABASE_URL', value: 'postgres://app@db/app', description: 'Main database' });
+
+  const viewer = newAccount('secrets-viewer', 'Dorothy Vaughan');
+  await createAccountViaApi(request, viewer);
+  const invitation = (await apiWrite(page, 'post', `/v1/projects/${projectId}/invitations`, { email: viewer.email, role: 'viewer' })) as { id: string };
+  const viewerContext = await browser.newContext();
+  const viewerPage = await viewerContext.newPage();
+  await signIn(viewerPage, viewer);
+  await apiWrite(viewerPage, 'post', `/v1/invitations/${invitation.id}/accept`, {});
+
+  await viewerPage.goto(`/projects/${projectId}/secrets`);
+  const row = viewerPage.getByRole('table', { name: 'Default secrets' }).getByRole('row', { name: /DATABASE_URL/ });
+  await expect(row).toContainText('Main database');
+  await expect(row).toContainText('v1');
+  await expect(viewerPage.getByTestId('secrets-usage')).toContainText('1 of 5 secrets used');
+  await expect(viewerPage.getByRole('button', { name: 'New secret' })).toHaveCount(0);
+  await expect(viewerPage.getByRole('button', { name: /Update value|History|Delete/ })).toHaveCount(0);
+  await expect(viewerPage.getByRole('button', { name: 'Buy more secrets' })).toHaveCount(0);
+  await viewerContext.close();
 });
