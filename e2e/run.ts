@@ -80,6 +80,8 @@ function startServer(port: number, baseUrl: string, dataDir: string, databaseUrl
     // Simulated servers boot and apply power actions in seconds, so journeys can watch them settle.
     INFRA_SIM_PROVISION_SECONDS: '2',
     INFRA_SIM_ACTION_SECONDS: '2',
+    // Packs of secrets are sold only where a price is configured; the secrets journey buys some.
+    SECRETS_PACK_PRICE_MONTHLY: process.env.SECRETS_PACK_PRICE_MONTHLY ?? '300',
   };
   // The suite reads mail from the dev mailbox, which only exists without SMTP.
   delete env.SMTP_URL;

@@ -3,6 +3,7 @@ import { registerSuspensionHook } from './billing/suspension';
 import { registerResourceCounter } from './platform/counters';
 import type { DomainManifest, PanelArea } from './platform/domain';
 import { configureEventTypes } from './platform/events';
+import { configureSealedColumns } from './platform/encryption/rotation';
 import { configureEventHandlers } from './platform/events/dispatch';
 import { configureJobs, type JobDefinition } from './platform/jobs';
 import { platformJobs } from './platform/jobs/maintenance';
@@ -55,6 +56,7 @@ export const restApi = createRestApi({ router: appRouter, rawRoutes: DOMAINS.fla
 configureJobs(JOBS);
 configureEventTypes(DOMAINS.flatMap((d: DomainManifest) => d.events ?? []));
 configureEventHandlers(DOMAINS.flatMap((d: DomainManifest) => d.eventHandlers ?? []));
+configureSealedColumns(DOMAINS.flatMap((d: DomainManifest) => d.sealedColumns ?? []));
 for (const domain of DOMAINS as readonly DomainManifest[]) {
   for (const counter of domain.counters ?? []) registerResourceCounter(counter);
   if (domain.suspension) registerSuspensionHook(domain.suspension);

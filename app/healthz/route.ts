@@ -3,7 +3,7 @@ import { checkHealth } from '@/server/platform/health';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-/** 200 with `{ ok, database, driver, node }` when the database answers, 503 otherwise. */
+/** 200 with `{ ok, database, driver, node, encryption }` when the database answers, 503 otherwise. */
 export async function GET() {
   const health = await checkHealth();
   return Response.json(health, { status: health.ok ? 200 : 503, headers: { 'cache-control': 'no-store' } });

@@ -29,13 +29,6 @@ export const RESOURCE_AREAS: readonly ResourceArea[] = [
     capabilities: ['Choose a plan and persistence', 'Connection details and credentials', 'Live memory usage'],
   },
   {
-    segment: 'secrets',
-    label: 'Secrets',
-    icon: 'lock',
-    summary: 'Encrypted configuration per environment; values are shown once.',
-    capabilities: ['Versioned secrets with an audit trail', 'Plaintext variables per environment', 'A free allowance, then packs of five'],
-  },
-  {
     segment: 'webhooks',
     label: 'Webhooks',
     icon: 'inbox',

@@ -12,3 +12,4 @@ export * from './servers';
 export * from './infraSimulator';
 export * from './audit';
 export * from './notifications';
+export * from './secrets';

@@ -7,6 +7,7 @@ import { invitationsDomain } from './invitations';
 import { membersDomain } from './members';
 import { notificationsDomain } from './notifications';
 import { projectsDomain } from './projects';
+import { secretsDomain } from './secrets';
 import { serversDomain } from './servers';
 import { sshKeysDomain } from './sshKeys';
 
@@ -24,6 +25,7 @@ export const DOMAINS = [
   billingDomain,
   sshKeysDomain,
   serversDomain,
+  secretsDomain,
   catalogDomain,
   auditDomain,
   notificationsDomain,

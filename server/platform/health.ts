@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { getDbHandle } from '../../db';
+import { sealedValueStatus } from './encryption/rotation';
 import { getLogger } from './logger';
 
 export interface Health {
@@ -8,6 +9,11 @@ export interface Health {
   driver?: 'postgres' | 'pglite';
   /** The Node.js version the server runs on (`process.version`, e.g. "v24.21.0"). */
   node: string;
+  /**
+   * The master key that seals new values, and how many sealed values an older key still wraps: a
+   * key rotation is finished, and the old key can be removed, once this is 0.
+   */
+  encryption?: { currentKey: string; sealedUnderOtherKeys: number };
 }
 
 /** Liveness of what the app cannot work without: the database. */
@@ -15,7 +21,14 @@ export async function checkHealth(): Promise<Health> {
   try {
     const handle = await getDbHandle();
     await handle.db.execute(sql`select 1`);
-    return { ok: true, database: 'up', driver: handle.driver, node: process.version };
+    const sealed = await sealedValueStatus();
+    return {
+      ok: true,
+      database: 'up',
+      driver: handle.driver,
+      node: process.version,
+      encryption: { currentKey: sealed.currentKeyId, sealedUnderOtherKeys: sealed.underOtherKeys },
+    };
   } catch (err) {
     getLogger().error({ err }, 'health check failed');
     return { ok: false, database: 'down', node: process.version };

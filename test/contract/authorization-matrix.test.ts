@@ -181,6 +181,23 @@ describe('authorization matrix over the OpenAPI document', () => {
     expect(auditLog).toMatchObject({ isPublic: false, sessionOnly: false, scopes: ['audit:read'], role: 'admin', hidesAsNotFound: false });
   });
 
+  it('covers secrets: reads for every member with secrets:read; writes and the secret audit for owners and admins', () => {
+    const secretOps = Object.fromEntries(operations.filter((o) => o.path.includes('/secrets')).map((o) => [label(o), { scopes: o.scopes, role: o.role }]));
+    const read = { scopes: ['secrets:read'], role: 'viewer' };
+    const write = { scopes: ['secrets:write'], role: 'admin' };
+    expect(secretOps).toEqual({
+      'GET /projects/{projectId}/secrets': read,
+      'POST /projects/{projectId}/secrets': write,
+      'GET /projects/{projectId}/secrets/usage': read,
+      'GET /projects/{projectId}/secrets/upgrade/preview': read,
+      'POST /projects/{projectId}/secrets/upgrade': write,
+      'GET /projects/{projectId}/secrets/{secretId}': read,
+      'PATCH /projects/{projectId}/secrets/{secretId}': write,
+      'DELETE /projects/{projectId}/secrets/{secretId}': write,
+      'GET /projects/{projectId}/secrets/{secretId}/audit': { scopes: ['secrets:read'], role: 'admin' },
+    });
+  });
+
   describe.each(operations.filter((o) => !o.isPublic).map((o) => [label(o), o] as const))('%s', (_name, op) => {
     it.each(casesFor(op).map((c) => [c.name, c] as const))('%s', async (_case, c) => {
       await c.run();

@@ -146,6 +146,16 @@ const envSchema = z
       .min(1)
       .max(10 * 365)
       .default(400),
+    /** Secrets a project holds without buying packs. */
+    SECRETS_FREE_LIMIT: z.coerce.number().int().min(0).max(10_000).default(5),
+    /** Monthly price of a pack of five secrets in minor units; unset, packs are not sold. */
+    SECRETS_PACK_PRICE_MONTHLY: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(10_000_000)
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
     INFRA_PROVIDER: z.enum(['simulator', 'droplets']).default('simulator'),
     INFRA_API_URL: z
       .url({ protocol: /^https?$/, message: 'INFRA_API_URL must be an http:// or https:// URL' })

@@ -1,4 +1,6 @@
 import { markInterruptedAuditEntries, purgeExpiredAuditEntries } from '../audit';
+import { reloadKeyring } from '../encryption/keyring';
+import { rewrapSealedValues, sealedValueStatus } from '../encryption/rotation';
 import { purgeExpiredIdempotencyKeys } from '../idempotency';
 import { getLogger } from '../logger';
 import { purgeExpiredRateLimits } from '../rateLimit';
@@ -8,6 +10,7 @@ export const PURGE_RATE_LIMITS = 'platform.purge-rate-limits';
 export const PURGE_IDEMPOTENCY_KEYS = 'platform.purge-idempotency-keys';
 export const MARK_INTERRUPTED_AUDIT_ENTRIES = 'platform.mark-interrupted-audit-entries';
 export const PURGE_AUDIT_ENTRIES = 'platform.purge-audit-entries';
+export const REWRAP_SEALED_VALUES = 'platform.rewrap-sealed-values';
 
 /** The platform's own periodic work; each domain lists its jobs in its manifest. */
 export const platformJobs: JobDefinition[] = [
@@ -41,6 +44,20 @@ export const platformJobs: JobDefinition[] = [
     handler: async () => {
       const auditEntries = await purgeExpiredAuditEntries();
       getLogger().info({ auditEntries }, 'audit entries past their retention purged');
+    },
+  },
+  {
+    name: REWRAP_SEALED_VALUES,
+    cron: '*/5 * * * *',
+    // The key file is read again first: `npm run encryption:rotate` puts a new key in it while the
+    // embedded database's one process runs, and only that process can re-wrap.
+    handler: async () => {
+      const keyring = reloadKeyring();
+      const { rewrapped, failed } = await rewrapSealedValues({ keyring });
+      const { currentKeyId, underOtherKeys } = await sealedValueStatus(keyring);
+      const log = getLogger();
+      if (rewrapped > 0 || failed > 0) log.info({ rewrapped, failed, currentKeyId, underOtherKeys }, 'sealed values re-wrapped with the current master key');
+      if (underOtherKeys > 0) log.warn({ currentKeyId, underOtherKeys }, 'sealed values are still wrapped by an older master key');
     },
   },
 ];

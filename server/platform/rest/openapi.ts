@@ -20,11 +20,13 @@ const CODE_MEANINGS: Record<ErrorCode, string> = {
   CARD_DECLINED: 'the card was declined; nothing was bought',
   PROJECT_BLOCKED: 'the project is blocked by an unpaid invoice; pay it first',
   PROJECT_SUSPENDED: "the project's paid resources are suspended over an invoice unpaid past its grace period; pay it and they come back",
+  SECRET_LIMIT_REACHED: 'the project holds as many secrets as its limit allows; buy a pack of secrets or delete one first',
   FORBIDDEN:
     'not a member of the project, a role too low, an API key lacking a scope or calling a session-only operation, or a cookie-authenticated write without a same-origin Origin',
   NOT_FOUND: 'the project or resource does not exist, or the caller may not see it',
   METHOD_NOT_ALLOWED: 'the path does not take this method; the Allow header names those it takes',
   CONFLICT: 'the request conflicts with the current state (a name taken, resources left, an action that does not fit); the message says how',
+  SECRET_PACKS_NOT_SOLD: 'this deployment sells no packs of secrets (no pack price is configured)',
   EMAIL_NOT_VERIFIED: "the account's email address must be verified first (the link in the verification email), or the invitation link's secret sent",
   IDEMPOTENCY_IN_PROGRESS: 'a request with the same Idempotency-Key is still running; retry once it has finished',
   PAYLOAD_TOO_LARGE: 'the body is too large',
