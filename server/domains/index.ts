@@ -8,6 +8,7 @@ import { membersDomain } from './members';
 import { projectsDomain } from './projects';
 import { serversDomain } from './servers';
 import { sshKeysDomain } from './sshKeys';
+import { variablesDomain } from './variables';
 
 /**
  * The domains of the platform. Everything that lists domains (the router tree, jobs, `_count`,
@@ -23,6 +24,7 @@ export const DOMAINS = [
   billingDomain,
   sshKeysDomain,
   serversDomain,
+  variablesDomain,
   catalogDomain,
   auditDomain,
 ] as const;
