@@ -1,4 +1,4 @@
-import { createProject, expect, signIn, test } from './fixtures';
+import { createAccountViaApi, createProject, expect, newAccount, newestMail, signIn, test } from './fixtures';
 
 test('add and edit a variable, import .env files with and without overwrite, see the effective set, delete', async ({ page, account }) => {
   await signIn(page, account);
@@ -107,4 +107,38 @@ test('add and edit a variable, import .env files with and without overwrite, see
   await page.getByRole('button', { name: 'Effective' }).click();
   await expect(effective.getByRole('row', { name: /API_URL/ })).toContainText('https://api.example.net');
   await expect(effective.getByRole('row', { name: /API_URL/ })).toContainText('Default');
+});
+
+test('a viewer reads variables and their effective set but is offered no way to change them', async ({ page, browser, request, account: owner }) => {
+  await signIn(page, owner);
+  const projectName = `Read only ${Date.now().toString(36)}`;
+  const projectId = await createProject(page, projectName);
+  const origin = new URL(page.url()).origin;
+  const write = async (path: string, data: unknown) => {
+    const res = await page.request.post(path, { data, headers: { Origin: origin } });
+    expect(res.ok(), await res.text()).toBe(true);
+  };
+  await write(`/v1/projects/${projectId}/variables`, { name: 'API_URL', value: 'https://api.example.com' });
+  const viewer = newAccount('viewer', 'Vera Viewer');
+  await createAccountViaApi(request, viewer);
+  await write(`/v1/projects/${projectId}/invitations`, { email: viewer.email, role: 'viewer' });
+  const link = (await newestMail(browser, viewer.email)).links.find((l) => l.includes('/invitations/'))!;
+
+  const context = await browser.newContext();
+  const viewerPage = await context.newPage();
+  await signIn(viewerPage, viewer, new URL(link).pathname);
+  await viewerPage.getByRole('button', { name: 'Accept invitation' }).click();
+  await expect(viewerPage.getByRole('heading', { level: 1, name: projectName })).toBeVisible();
+
+  await viewerPage.goto(`/projects/${projectId}/variables`);
+  const table = viewerPage.getByRole('table', { name: 'Variables in Default' });
+  await expect(table.getByRole('row', { name: /API_URL/ })).toContainText('https://api.example.com');
+  await expect(viewerPage.getByRole('button', { name: 'Import .env' })).toHaveCount(0);
+  await expect(table.getByRole('button')).toHaveCount(0);
+  await expect(viewerPage.getByRole('form', { name: 'Add a variable' })).toHaveCount(0);
+  await viewerPage.getByRole('tab', { name: /Staging/ }).click();
+  await expect(viewerPage.getByText('Members of the project can add variables.')).toBeVisible();
+  await viewerPage.getByRole('button', { name: 'Effective' }).click();
+  await expect(viewerPage.getByRole('table', { name: 'Effective variables in Staging' }).getByRole('row', { name: /API_URL/ })).toContainText('Default');
+  await context.close();
 });
