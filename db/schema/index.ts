@@ -13,3 +13,4 @@ export * from './infraSimulator';
 export * from './audit';
 export * from './notifications';
 export * from './secrets';
+export * from './variables';

@@ -10,6 +10,7 @@ import { projectsDomain } from './projects';
 import { secretsDomain } from './secrets';
 import { serversDomain } from './servers';
 import { sshKeysDomain } from './sshKeys';
+import { variablesDomain } from './variables';
 
 /**
  * The domains of the platform. Everything that lists domains (the router tree, jobs, `_count`,
@@ -26,6 +27,7 @@ export const DOMAINS = [
   sshKeysDomain,
   serversDomain,
   secretsDomain,
+  variablesDomain,
   catalogDomain,
   auditDomain,
   notificationsDomain,

@@ -29,6 +29,7 @@ const CODE_MEANINGS: Record<ErrorCode, string> = {
   SECRET_PACKS_NOT_SOLD: 'this deployment sells no packs of secrets (no pack price is configured)',
   EMAIL_NOT_VERIFIED: "the account's email address must be verified first (the link in the verification email), or the invitation link's secret sent",
   IDEMPOTENCY_IN_PROGRESS: 'a request with the same Idempotency-Key is still running; retry once it has finished',
+  VARIABLE_LIMIT_REACHED: 'the project holds as many variables as it may (all environments together); delete some first',
   PAYLOAD_TOO_LARGE: 'the body is too large',
   UNSUPPORTED_MEDIA_TYPE: 'the body is not JSON (send Content-Type: application/json)',
   VALIDATION_ERROR: 'the body, path or query failed validation; `fields` names each failing field',

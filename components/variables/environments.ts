@@ -1,0 +1,10 @@
+import type { Environment } from '@/server/domains/variables/schema';
+
+export const ENVIRONMENT_LABELS: Record<Environment, string> = {
+  default: 'Default',
+  development: 'Development',
+  staging: 'Staging',
+  production: 'Production',
+};
+
+export const ENVIRONMENT_OPTIONS = (Object.entries(ENVIRONMENT_LABELS) as [Environment, string][]).map(([value, label]) => ({ value, label }));
