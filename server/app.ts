@@ -4,7 +4,7 @@ import { registerResourceCounter } from './platform/counters';
 import type { DomainManifest, PanelArea } from './platform/domain';
 import { configureEventTypes } from './platform/events';
 import { configureEventHandlers } from './platform/events/dispatch';
-import { configureJobs, type JobDefinition } from './platform/jobs';
+import { configureBackgroundLoops, configureJobs, type JobDefinition } from './platform/jobs';
 import { platformJobs } from './platform/jobs/maintenance';
 import { createRestApi } from './platform/rest/handler';
 import { router, type ProcedureMeta } from './platform/trpc';
@@ -53,6 +53,7 @@ export const PANEL_AREAS: { project: PanelArea[]; resources: PanelArea[] } = (()
 export const restApi = createRestApi({ router: appRouter, rawRoutes: DOMAINS.flatMap((d: DomainManifest) => d.rawRoutes ?? []) });
 
 configureJobs(JOBS);
+configureBackgroundLoops(DOMAINS.flatMap((d: DomainManifest) => d.loops ?? []));
 configureEventTypes(DOMAINS.flatMap((d: DomainManifest) => d.events ?? []));
 configureEventHandlers(DOMAINS.flatMap((d: DomainManifest) => d.eventHandlers ?? []));
 for (const domain of DOMAINS as readonly DomainManifest[]) {

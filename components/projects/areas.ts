@@ -36,13 +36,6 @@ export const RESOURCE_AREAS: readonly ResourceArea[] = [
     capabilities: ['Versioned secrets with an audit trail', 'Plaintext variables per environment', 'A free allowance, then packs of five'],
   },
   {
-    segment: 'webhooks',
-    label: 'Webhooks',
-    icon: 'inbox',
-    summary: 'Signed deliveries of platform events to your endpoints.',
-    capabilities: ['Subscribe to the events you need', 'A signing secret shown once, rotatable', 'Automatic pause after repeated failures, resume re-queues'],
-  },
-  {
     segment: 'object-storage',
     label: 'Object storage',
     icon: 'bucket',

@@ -11,3 +11,4 @@ export * from './sshKeys';
 export * from './servers';
 export * from './infraSimulator';
 export * from './audit';
+export * from './webhooks';

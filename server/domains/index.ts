@@ -8,6 +8,7 @@ import { membersDomain } from './members';
 import { projectsDomain } from './projects';
 import { serversDomain } from './servers';
 import { sshKeysDomain } from './sshKeys';
+import { webhooksDomain } from './webhooks';
 
 /**
  * The domains of the platform. Everything that lists domains (the router tree, jobs, `_count`,
@@ -25,4 +26,5 @@ export const DOMAINS = [
   serversDomain,
   catalogDomain,
   auditDomain,
+  webhooksDomain,
 ] as const;
