@@ -57,7 +57,8 @@ export const billingEvents: readonly EventDeclaration[] = [
   },
   {
     type: 'invoice.paid',
-    description: "A monthly invoice of the project was paid (when the processor reports it, `processorObjectId` names the processor's invoice instead of `invoiceId` and `period`).",
+    description:
+      "A monthly invoice of the project was paid (when the processor reports it, `processorObjectId` names the processor's invoice instead of `invoiceId` and `period`).",
     example: { invoiceId: 'in_6y8u0i2o4p6a8s0d', period: '2026-10', amount: 1200, currency: 'usd' },
   },
   {

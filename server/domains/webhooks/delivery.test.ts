@@ -93,7 +93,10 @@ describe('webhook deliveries', () => {
 
     // 24 hours after the rotation the old secret no longer signs.
     const db = await getDb();
-    await db.update(webhookEndpoints).set({ previousSecretExpiresAt: new Date(Date.now() - 1000) }).where(eq(webhookEndpoints.id, created.id));
+    await db
+      .update(webhookEndpoints)
+      .set({ previousSecretExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(webhookEndpoints.id, created.id));
     await record(1);
     await deliverAllDueWebhooks();
     const third = receiver.received[2]!;
@@ -144,7 +147,10 @@ describe('webhook deliveries', () => {
     receiver.fail({ status: 503, times: 4 });
     await record(2);
     const now = new Date(Date.now() + 1000);
-    const rows = () => queryRows<{ wait: number }>(sql`select extract(epoch from next_attempt_at - ${now.toISOString()}::timestamptz) * 1000 as wait from webhook_deliveries where endpoint_id = ${created.id} order by seq`);
+    const rows = () =>
+      queryRows<{ wait: number }>(
+        sql`select extract(epoch from next_attempt_at - ${now.toISOString()}::timestamptz) * 1000 as wait from webhook_deliveries where endpoint_id = ${created.id} order by seq`,
+      );
     await deliverAllDueWebhooks({ now: () => now, random: () => 0 });
     expect((await rows()).map((r) => Math.round(Number(r.wait)))).toEqual([4500, 4500]);
     const db = await getDb();
@@ -196,7 +202,9 @@ describe('webhook deliveries', () => {
       pausedReason: 'failures',
       consecutiveFailures: AUTO_PAUSE_AFTER_FAILED_DELIVERIES,
     });
-    const [paused] = await queryRows<{ payload: Record<string, unknown> }>(sql`select payload from events where type = 'webhook.endpoint_paused' order by seq desc limit 1`);
+    const [paused] = await queryRows<{ payload: Record<string, unknown> }>(
+      sql`select payload from events where type = 'webhook.endpoint_paused' order by seq desc limit 1`,
+    );
     expect(paused!.payload).toEqual({ endpointId: created.id, url: created.url, reason: 'failures', consecutiveFailures: AUTO_PAUSE_AFTER_FAILED_DELIVERIES });
 
     const sentBefore = receiver.received.length;
@@ -216,7 +224,9 @@ describe('webhook deliveries', () => {
     await deliverAllDueWebhooks();
     const order = receiver.received.map((r) => (JSON.parse(r.body) as { data: { from: string } }).data.from);
     expect(order).toEqual(['Name 0', 'Name 1', 'Name 2']);
-    const [resumed] = await queryRows<{ payload: Record<string, unknown> }>(sql`select payload from events where type = 'webhook.endpoint_resumed' order by seq desc limit 1`);
+    const [resumed] = await queryRows<{ payload: Record<string, unknown> }>(
+      sql`select payload from events where type = 'webhook.endpoint_resumed' order by seq desc limit 1`,
+    );
     expect(resumed!.payload).toEqual({ endpointId: created.id, url: receiver.url, requeued: 3, by: owner.id });
   });
 
@@ -229,7 +239,9 @@ describe('webhook deliveries', () => {
     expect(receiver.received).toHaveLength(0);
     expect(receiver.fake.requests).toHaveLength(1);
     expect((await deliveriesOf(created.id)).map((d) => d.status)).toEqual(['held', 'held']);
-    const [paused] = await queryRows<{ payload: Record<string, unknown> }>(sql`select payload from events where type = 'webhook.endpoint_paused' order by seq desc limit 1`);
+    const [paused] = await queryRows<{ payload: Record<string, unknown> }>(
+      sql`select payload from events where type = 'webhook.endpoint_paused' order by seq desc limit 1`,
+    );
     expect(paused!.payload).toEqual({ endpointId: created.id, url: created.url, reason: 'gone', consecutiveFailures: 0 });
     await webhooks.resumeEndpoint(projectId, created.id, owner.id);
     await deliverAllDueWebhooks();

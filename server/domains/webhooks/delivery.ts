@@ -101,7 +101,10 @@ export async function deliverDueWebhooks(options: DeliveryOptions = {}): Promise
     [...byEndpoint.values()].map(async (deliveries) => {
       for (const [index, delivery] of deliveries.entries()) {
         if (options.stopping?.()) {
-          await release(deliveries.slice(index).map((d) => d.id), now());
+          await release(
+            deliveries.slice(index).map((d) => d.id),
+            now(),
+          );
           return;
         }
         await attempt(delivery, options);
@@ -216,7 +219,10 @@ async function attempt(delivery: ClaimedDelivery, options: DeliveryOptions): Pro
     });
     outcome = { response };
   } catch (err) {
-    outcome = { error: err instanceof OutboundFailure ? err.message : 'The request could not be sent', durationMs: err instanceof OutboundFailure ? err.durationMs : 0 };
+    outcome = {
+      error: err instanceof OutboundFailure ? err.message : 'The request could not be sent',
+      durationMs: err instanceof OutboundFailure ? err.durationMs : 0,
+    };
   }
   await recordAttempt(delivery, startedAt, outcome, options);
 }
@@ -241,7 +247,10 @@ async function recordAttempt(delivery: ClaimedDelivery, attemptedAt: Date, outco
     });
     if (!endpoint) return;
     if (ok) {
-      await tx.update(webhookDeliveries).set({ status: 'succeeded', attemptCount, nextAttemptAt: null, completedAt: attemptedAt }).where(eq(webhookDeliveries.id, delivery.id));
+      await tx
+        .update(webhookDeliveries)
+        .set({ status: 'succeeded', attemptCount, nextAttemptAt: null, completedAt: attemptedAt })
+        .where(eq(webhookDeliveries.id, delivery.id));
       if (endpoint.consecutiveFailures > 0) await tx.update(webhookEndpoints).set({ consecutiveFailures: 0 }).where(eq(webhookEndpoints.id, endpoint.id));
       return;
     }
@@ -259,7 +268,10 @@ async function recordAttempt(delivery: ClaimedDelivery, attemptedAt: Date, outco
         .where(eq(webhookDeliveries.id, delivery.id));
       return;
     }
-    await tx.update(webhookDeliveries).set({ status: 'failed', attemptCount, nextAttemptAt: null, completedAt: attemptedAt }).where(eq(webhookDeliveries.id, delivery.id));
+    await tx
+      .update(webhookDeliveries)
+      .set({ status: 'failed', attemptCount, nextAttemptAt: null, completedAt: attemptedAt })
+      .where(eq(webhookDeliveries.id, delivery.id));
     const failures = endpoint.consecutiveFailures + 1;
     await tx.update(webhookEndpoints).set({ consecutiveFailures: failures }).where(eq(webhookEndpoints.id, endpoint.id));
     if (failures >= AUTO_PAUSE_AFTER_FAILED_DELIVERIES && endpoint.status === 'active') await stopEndpoint(tx, endpoint, 'failures', failures, attemptedAt);

@@ -6,7 +6,8 @@ const DELIVERY = `Each delivery is an HTTP POST of JSON \`{ type, timestamp, dat
 const URL_RULE =
   'The URL must be https:// and its host must resolve only to public addresses: loopback, private (RFC 1918, CGNAT, ULA), link-local, multicast, unspecified and cloud metadata addresses are refused with 422 `URL_NOT_ALLOWED`, and checked again at every delivery, which connects only to the address checked.';
 
-export const EVENT_TYPES = 'The event types webhook endpoints can subscribe to, each with what it means and an example of its `data` (every delivery adds `projectId`). The same for every customer: any valid credential reads it, an API key whatever its scopes.';
+export const EVENT_TYPES =
+  'The event types webhook endpoints can subscribe to, each with what it means and an example of its `data` (every delivery adds `projectId`). The same for every customer: any valid credential reads it, an API key whatever its scopes.';
 
 export const LIST_ENDPOINTS = 'Newest first. Signing secrets are never shown again after creation or rotation.';
 
@@ -21,14 +22,17 @@ export const DELETE_ENDPOINT = 'Deletes the endpoint and its delivery history; n
 export const ROTATE_SECRET =
   'Replaces the signing secret and returns the new one this once. For 24 hours the previous secret keeps signing too (two signatures in `webhook-signature`), so the receiver can switch without losing a delivery; rotating again within them drops the oldest.';
 
-export const PAUSE_ENDPOINT = 'Stops deliveries: those waiting and those arriving are held (not sent) until the endpoint is resumed. Pausing a paused or disabled endpoint changes nothing.';
+export const PAUSE_ENDPOINT =
+  'Stops deliveries: those waiting and those arriving are held (not sent) until the endpoint is resumed. Pausing a paused or disabled endpoint changes nothing.';
 
 export const RESUME_ENDPOINT =
   'Sends again: held deliveries are due at once, in the order of their events, continuing their retry schedules; the failure count starts over. Records `webhook.endpoint_resumed`. Resuming an active endpoint changes nothing.';
 
-export const LIST_DELIVERIES = 'Newest first, with every attempt (time, response status and the first 1 KB of the body, or the error, and the duration), paginated by an opaque `cursor`.';
+export const LIST_DELIVERIES =
+  'Newest first, with every attempt (time, response status and the first 1 KB of the body, or the error, and the duration), paginated by an opaque `cursor`.';
 
 export const REDELIVER =
   'Sends the delivery again with the same `webhook-id` (so the receiver can tell it is a repeat), at once, with a fresh retry schedule; one still pending is simply made due now. 409 while the endpoint is paused or disabled.';
 
-export const SEND_TEST = 'Queues a `webhook.test` event for this endpoint only and returns its delivery; watch it in the deliveries. 409 while the endpoint is paused or disabled.';
+export const SEND_TEST =
+  'Queues a `webhook.test` event for this endpoint only and returns its delivery; watch it in the deliveries. 409 while the endpoint is paused or disabled.';

@@ -30,7 +30,11 @@ export const webhookEventsSchema = z
   .max(200, 'At most 200 event types')
   .describe('Event types of `GET /v1/webhooks/event-types`, or `["*"]` for every type, including ones added later');
 
-export const webhookDescriptionSchema = z.string().trim().max(500, 'Description must be at most 500 characters').describe('What the endpoint is for; shown in the panel');
+export const webhookDescriptionSchema = z
+  .string()
+  .trim()
+  .max(500, 'Description must be at most 500 characters')
+  .describe('What the endpoint is for; shown in the panel');
 
 export const createWebhookEndpointInput = z.object({
   url: webhookUrlSchema,

@@ -24,7 +24,7 @@ export function eventTypes(): readonly string[] {
 
 /** The catalogue, sorted by type: each type with the sentence customers read and an example payload. */
 export function eventCatalogue(): readonly EventDeclaration[] {
-  return [...(holder.__eventCatalogue?.values() ?? [])].sort((a, b) => a.type.localeCompare(b.type));
+  return [...(holder.__eventCatalogue?.values() ?? [])].sort((a, b) => (a.type < b.type ? -1 : 1));
 }
 
 /** One type's declaration, undefined for a type no manifest declares. */
