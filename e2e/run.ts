@@ -80,6 +80,8 @@ function startServer(port: number, baseUrl: string, dataDir: string, databaseUrl
     // Simulated servers boot and apply power actions in seconds, so journeys can watch them settle.
     INFRA_SIM_PROVISION_SECONDS: '2',
     INFRA_SIM_ACTION_SECONDS: '2',
+    // The webhooks journey delivers to a receiver on loopback.
+    OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
   };
   // The suite reads mail from the dev mailbox, which only exists without SMTP.
   delete env.SMTP_URL;
