@@ -272,6 +272,17 @@ describe('webhook deliveries', () => {
     expect((await deliveriesOf(created.id)).every((d) => d.status === 'succeeded')).toBe(true);
   });
 
+  it('records nothing for an endpoint deleted while its attempt was under way', async () => {
+    const created = await endpoint();
+    receiver.fail({ delayMs: 300 });
+    await record(1);
+    const pass = deliverAllDueWebhooks();
+    await waitFor(() => receiver.fake.requests.length === 1);
+    await webhooks.deleteEndpoint(projectId, created.id);
+    await expect(pass).resolves.toBe(1);
+    expect(await queryRows(sql`select id from webhook_delivery_attempts where delivery_id not in (select id from webhook_deliveries)`)).toEqual([]);
+  });
+
   it('keeps the signing secret sealed in the database', async () => {
     const created = await endpoint();
     const [row] = await queryRows<{ secret_sealed: string }>(sql`select secret_sealed from webhook_endpoints where id = ${created.id}`);

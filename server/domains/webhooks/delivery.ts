@@ -55,7 +55,7 @@ export function deliveryBody(type: string, occurredAt: Date, projectId: string, 
 export const webhookEventHandler: EventHandler = {
   name: 'webhooks',
   async handle(tx: Tx, event: DispatchedEvent) {
-    if (!event.projectId || event.type === 'webhook.test') return;
+    if (!event.projectId) return;
     const endpoints = await tx
       .select({ id: webhookEndpoints.id, status: webhookEndpoints.status })
       .from(webhookEndpoints)
@@ -235,6 +235,8 @@ async function recordAttempt(delivery: ClaimedDelivery, attemptedAt: Date, outco
   const db = await getDb();
   await db.transaction(async (tx) => {
     const [endpoint] = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpointId)).for('update');
+    // Deleted while the attempt ran: its deliveries went with it, and there is nothing to record.
+    if (!endpoint) return;
     await tx.insert(webhookDeliveryAttempts).values({
       id: newId('wha'),
       deliveryId: delivery.id,
@@ -245,7 +247,6 @@ async function recordAttempt(delivery: ClaimedDelivery, attemptedAt: Date, outco
       responseBody: outcome.response?.body ?? null,
       error: outcome.error ?? null,
     });
-    if (!endpoint) return;
     if (ok) {
       await tx
         .update(webhookDeliveries)
