@@ -26,13 +26,13 @@ test('add an endpoint, see its secret once, send a test event and see it deliver
 
   await page.getByRole('button', { name: 'Add endpoint' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'Add a webhook endpoint' });
-  await dialog.getByLabel('URL').fill('http://169.254.169.254/latest/meta-data');
+  await dialog.getByRole('textbox', { name: 'URL' }).fill('http://169.254.169.254/latest/meta-data');
   await dialog.getByRole('checkbox', { name: /project\.renamed/ }).check();
   await dialog.getByRole('button', { name: 'Add endpoint' }).click();
   await expect(dialog.getByText(/cloud metadata address/)).toBeVisible();
 
-  await dialog.getByLabel('URL').fill(receiver.url);
-  await dialog.getByLabel('Description').fill('Order sync');
+  await dialog.getByRole('textbox', { name: 'URL' }).fill(receiver.url);
+  await dialog.getByRole('textbox', { name: /Description/ }).fill('Order sync');
   await dialog.getByRole('button', { name: 'Add endpoint' }).click();
   const secretDialog = page.getByRole('dialog', { name: 'Endpoint added' });
   const secret = (await secretDialog.getByTestId('webhook-secret').textContent()) ?? '';

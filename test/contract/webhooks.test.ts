@@ -92,6 +92,25 @@ describe('the event catalogue', () => {
   });
 });
 
+describe('the catalogue examples', () => {
+  it('carry the fields the recorded events of those types carry', async () => {
+    await api('PATCH', `/v1/projects/${projectId}`, { cookie: owner.cookie, body: { name: `Examples ${Date.now()}` } }).then((r) => r.data);
+    await api('POST', `/v1/projects/${projectId}/ssh-keys/generate`, { cookie: owner.cookie, body: { name: 'example key' } }).then((r) => r.data);
+    await createApiKey(owner, projectId, ['projects:read']);
+    // Handed to the handlers now, while no endpoint exists, so later tests see only their own events.
+    await dispatchAllPendingEvents();
+    const catalogue = new Map(
+      (await api<WebhookEventType[]>('GET', '/v1/webhooks/event-types', { cookie: owner.cookie })).data.map((t) => [t.type, t.example]),
+    );
+    const recorded = await queryRows<{ type: string; payload: Record<string, unknown> }>(sql`select type, payload from events`);
+    const types = new Set(recorded.map((event) => event.type));
+    expect([...types]).toEqual(expect.arrayContaining(['project.created', 'project.renamed', 'ssh_key.created', 'api_key.created']));
+    for (const event of recorded) {
+      expect(Object.keys(event.payload).sort(), event.type).toEqual(Object.keys(catalogue.get(event.type)!).sort());
+    }
+  });
+});
+
 describe('webhook endpoints', () => {
   it('creates an endpoint (201) with its secret once; list and get never show it', async () => {
     const res = await create({ url: PUBLIC_URL, events: ['ssh_key.created', 'project.renamed', 'ssh_key.created'], description: 'Deploy bot' });
