@@ -82,6 +82,8 @@ function startServer(port: number, baseUrl: string, dataDir: string, databaseUrl
     INFRA_SIM_ACTION_SECONDS: '2',
     // Packs of secrets are sold only where a price is configured; the secrets journey buys some.
     SECRETS_PACK_PRICE_MONTHLY: process.env.SECRETS_PACK_PRICE_MONTHLY ?? '300',
+    // The webhooks journey delivers to a receiver on loopback.
+    OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
   };
   // The suite reads mail from the dev mailbox, which only exists without SMTP.
   delete env.SMTP_URL;

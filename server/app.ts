@@ -5,7 +5,7 @@ import type { DomainManifest, PanelArea } from './platform/domain';
 import { configureEventTypes } from './platform/events';
 import { configureSealedColumns } from './platform/encryption/rotation';
 import { configureEventHandlers } from './platform/events/dispatch';
-import { configureJobs, type JobDefinition } from './platform/jobs';
+import { configureBackgroundLoops, configureJobs, type JobDefinition } from './platform/jobs';
 import { platformJobs } from './platform/jobs/maintenance';
 import { createRestApi } from './platform/rest/handler';
 import { router, type ProcedureMeta } from './platform/trpc';
@@ -54,6 +54,7 @@ export const PANEL_AREAS: { project: PanelArea[]; resources: PanelArea[] } = (()
 export const restApi = createRestApi({ router: appRouter, rawRoutes: DOMAINS.flatMap((d: DomainManifest) => d.rawRoutes ?? []) });
 
 configureJobs(JOBS);
+configureBackgroundLoops(DOMAINS.flatMap((d: DomainManifest) => d.loops ?? []));
 configureEventTypes(DOMAINS.flatMap((d: DomainManifest) => d.events ?? []));
 configureEventHandlers(DOMAINS.flatMap((d: DomainManifest) => d.eventHandlers ?? []));
 configureSealedColumns(DOMAINS.flatMap((d: DomainManifest) => d.sealedColumns ?? []));

@@ -29,13 +29,6 @@ export const RESOURCE_AREAS: readonly ResourceArea[] = [
     capabilities: ['Choose a plan and persistence', 'Connection details and credentials', 'Live memory usage'],
   },
   {
-    segment: 'webhooks',
-    label: 'Webhooks',
-    icon: 'inbox',
-    summary: 'Signed deliveries of platform events to your endpoints.',
-    capabilities: ['Subscribe to the events you need', 'A signing secret shown once, rotatable', 'Automatic pause after repeated failures, resume re-queues'],
-  },
-  {
     segment: 'object-storage',
     label: 'Object storage',
     icon: 'bucket',

@@ -14,3 +14,4 @@ export * from './audit';
 export * from './notifications';
 export * from './secrets';
 export * from './variables';
+export * from './webhooks';

@@ -11,6 +11,7 @@ import { secretsDomain } from './secrets';
 import { serversDomain } from './servers';
 import { sshKeysDomain } from './sshKeys';
 import { variablesDomain } from './variables';
+import { webhooksDomain } from './webhooks';
 
 /**
  * The domains of the platform. Everything that lists domains (the router tree, jobs, `_count`,
@@ -31,4 +32,5 @@ export const DOMAINS = [
   catalogDomain,
   auditDomain,
   notificationsDomain,
+  webhooksDomain,
 ] as const;

@@ -4,6 +4,7 @@ import type { RequiredRole } from './auth/roles';
 import type { ScopeResource } from './auth/scopes';
 import type { ResourceCounter } from './counters';
 import type { EventHandler } from './events/dispatch';
+import type { BackgroundLoop } from './jobs';
 import type { JobDefinition } from './jobs/runner';
 import type { RawRoute } from './rest/rawRoutes';
 
@@ -31,10 +32,12 @@ export interface DomainManifest<TRouters extends Record<string, AnyRouter> = Rec
   /** Merged into the app router under these keys (procedure paths start with them). */
   routers: TRouters;
   jobs?: readonly JobDefinition[];
+  /** Continuous work of the worker processes beside the queued jobs (see BackgroundLoop). */
+  loops?: readonly BackgroundLoop[];
   /** The `_count` counters of a project this domain's rows feed. */
   counters?: readonly ResourceCounter[];
   /** Event types the domain records with `emit`; webhooks and notifications subscribe to these. */
-  events?: readonly (string | EventDeclaration)[];
+  events?: readonly EventDeclaration[];
   /** What the domain does with every recorded event, of any domain (see EventHandler). */
   eventHandlers?: readonly EventHandler[];
   /** Scope resources its operations require (all of them belong to the scope catalogue). */

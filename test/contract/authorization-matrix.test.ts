@@ -198,6 +198,18 @@ describe('authorization matrix over the OpenAPI document', () => {
     });
   });
 
+  it('covers webhooks: members read, owners and admins write, any credential reads the event catalogue', () => {
+    const webhookOps = operations.filter((o) => o.path.startsWith('/projects/{projectId}/webhooks'));
+    expect(webhookOps.length).toBe(11);
+    for (const op of webhookOps) {
+      const write = op.method !== 'GET';
+      expect(op, label(op)).toMatchObject(
+        write ? { scopes: ['webhooks:read', 'webhooks:write'], role: 'admin' } : { scopes: ['webhooks:read'], role: 'viewer' },
+      );
+    }
+    expect(operations.find((o) => label(o) === 'GET /webhooks/event-types')).toMatchObject({ isPublic: false, anyCredential: true, scopes: [] });
+  });
+
   describe.each(operations.filter((o) => !o.isPublic).map((o) => [label(o), o] as const))('%s', (_name, op) => {
     it.each(casesFor(op).map((c) => [c.name, c] as const))('%s', async (_case, c) => {
       await c.run();

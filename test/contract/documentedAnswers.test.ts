@@ -38,6 +38,8 @@ interface Answer {
 }
 
 const year = new Date().getUTCFullYear();
+/** A public address written as one, so saving it needs no DNS; nothing is delivered during the walk. */
+const WEBHOOK_URL = 'https://93.184.216.34/hooks';
 let walks = 0;
 
 /** A body and query each operation takes when nothing is wrong, so it reaches its own rules. */
@@ -64,6 +66,8 @@ function requestFor(op: DocumentedOperation, world: World): { body?: unknown; qu
     'POST /projects/{projectId}/servers/{serverId}/actions': { body: { action: 'reboot' } },
     'POST /projects/{projectId}/ssh-keys': { body: { name: `key ${walks}`, publicKey: generateEd25519KeyPair('walk').publicKey.publicKey } },
     'POST /projects/{projectId}/ssh-keys/generate': { body: { name: `generated ${walks}` } },
+    'POST /projects/{projectId}/webhooks': { body: { url: WEBHOOK_URL, events: ['*'] } },
+    'PATCH /projects/{projectId}/webhooks/{endpointId}': { body: { description: `walk ${walks}` } },
   };
   return samples[label(op)] ?? (op.method === 'GET' || op.method === 'DELETE' ? {} : { body: {} });
 }
@@ -99,12 +103,16 @@ async function buildWorld(card: string | null): Promise<World> {
   const invitation = await invite(owner, projectId, `pending-${projectId}@example.com`, 'viewer');
   const key = await createApiKey(owner, projectId, ['projects:read']);
   const sshKey = await registerKey(owner, projectId);
+  const endpoint = await api<{ id: string }>('POST', `/v1/projects/${projectId}/webhooks`, { cookie: owner.cookie, body: { url: WEBHOOK_URL, events: ['*'] } });
+  const delivery = await api<{ id: string }>('POST', `/v1/projects/${projectId}/webhooks/${endpoint.data.id}/test`, { cookie: owner.cookie });
   const params: Record<string, string> = {
     projectId,
     userId: member.id,
     invitationId: invitation.data.id,
     keyId: key.id,
     sshKeyId: sshKey.id,
+    endpointId: endpoint.data.id,
+    deliveryId: delivery.data.id,
   };
   if (card) {
     params.paymentMethodId = (await addCard(owner, projectId, card)).data.id;

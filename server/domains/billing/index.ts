@@ -1,5 +1,6 @@
 import { billingJobs } from '../../billing/jobs';
 import { defineDomain } from '../../platform/domain';
+import { billingEvents } from './events';
 import { paymentWebhookRoute } from './paymentWebhook';
 import { billingRouter } from './router';
 
@@ -11,21 +12,7 @@ export const billingDomain = defineDomain({
   name: 'billing',
   routers: { billing: billingRouter },
   jobs: billingJobs,
-  events: [
-    'billing.biller_changed',
-    'billing.transfer_proposed',
-    'billing.transfer_declined',
-    'billing.transfer_cancelled',
-    'billing.project_suspended',
-    'billing.project_resumed',
-    'payment_method.added',
-    'charge.succeeded',
-    'charge.refunded',
-    'payment.failed',
-    'invoice.paid',
-    'invoice.payment_failed',
-    'subscription.downgraded',
-  ],
+  events: billingEvents,
   scopes: ['billing'],
   panel: [{ segment: 'billing', label: 'Billing', icon: 'creditCard', section: 'project', order: 30 }],
   rawRoutes: [paymentWebhookRoute],

@@ -192,7 +192,7 @@ describe('recordPaymentEvent', () => {
       ]);
     });
 
-    it('records charge.refunded with the refunded amount, and no project for an unknown project id', async () => {
+    it('records the processor charge.refunded as order.refunded with the refunded amount, and no project for an unknown project id', async () => {
       const id = eventId();
       const chId = `ch_${id}`;
       await recordPaymentEvent({
@@ -201,7 +201,7 @@ describe('recordPaymentEvent', () => {
         data: { object: { id: chId, object: 'charge', amount: 1000, amount_refunded: 400, currency: 'usd', metadata: { project_id: 'prj_gone' } } },
       });
       expect(await eventsOfObject(chId)).toMatchObject([
-        { projectId: null, type: 'charge.refunded', payload: { processorObjectId: chId, amount: 400, currency: 'usd' } },
+        { projectId: null, type: 'order.refunded', payload: { processorObjectId: chId, amount: 400, currency: 'usd' } },
       ]);
     });
 

@@ -31,7 +31,7 @@ const RECORDED: Record<string, { eventType: string; object: z.ZodType<ProcessorF
       .transform((o) => ({ processorObjectId: o.id, amount: o.amount, currency: o.currency, projectId: projectOf(o.metadata) })),
   },
   'charge.refunded': {
-    eventType: 'charge.refunded',
+    eventType: 'order.refunded',
     // The amount that matters for a refund is what went back, which may be less than the charge.
     object: z
       .object({ id: z.string().min(1), amount_refunded: z.number().int(), currency: z.string().min(1), metadata })

@@ -1,4 +1,5 @@
 import { defineDomain } from '../../platform/domain';
+import { invitationEvents } from './events';
 import { invitationJobs } from './jobs';
 import { invitationsRouter } from './router';
 
@@ -8,6 +9,6 @@ export const invitationsDomain = defineDomain({
   name: 'invitations',
   routers: { invitations: invitationsRouter },
   jobs: invitationJobs,
-  events: ['invitation.created', 'invitation.accepted', 'invitation.rejected', 'invitation.revoked'],
+  events: invitationEvents,
   scopes: ['members'],
 });

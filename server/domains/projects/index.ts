@@ -1,10 +1,11 @@
 import { defineDomain } from '../../platform/domain';
+import { projectEvents } from './events';
 import { projectsRouter } from './router';
 
 export const projectsDomain = defineDomain({
   name: 'projects',
   routers: { projects: projectsRouter },
-  events: ['project.created', 'project.renamed', 'project.billing_email_changed', 'project.deleted'],
+  events: projectEvents,
   scopes: ['projects'],
   panel: [
     { segment: '', label: 'Overview', icon: 'home', section: 'project', order: 0 },

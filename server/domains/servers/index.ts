@@ -1,6 +1,7 @@
 import { isNull } from 'drizzle-orm';
 import { servers } from '../../../db/schema';
 import { defineDomain } from '../../platform/domain';
+import { serverEvents } from './events';
 import { serverJobs } from './jobs';
 import { serversRouter } from './router';
 import { serverSuspension } from './suspension';
@@ -19,7 +20,7 @@ export const serversDomain = defineDomain({
       live: isNull(servers.terminatedAt),
     },
   ],
-  events: ['server.created', 'server.renamed', 'server.action_requested', 'server.deleted', 'server.suspended', 'server.resumed'],
+  events: serverEvents,
   scopes: ['servers'],
   panel: [{ segment: 'servers', label: 'Servers', icon: 'server', section: 'resources', order: 10 }],
   suspension: serverSuspension,

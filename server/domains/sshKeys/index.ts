@@ -1,4 +1,5 @@
 import { defineDomain } from '../../platform/domain';
+import { sshKeyEvents } from './events';
 import { sshKeysRouter } from './router';
 
 export { parsePublicKey, type ParsedPublicKey } from './keyFormat';
@@ -6,7 +7,7 @@ export { parsePublicKey, type ParsedPublicKey } from './keyFormat';
 export const sshKeysDomain = defineDomain({
   name: 'sshKeys',
   routers: { sshKeys: sshKeysRouter },
-  events: ['ssh_key.created', 'ssh_key.deleted'],
+  events: sshKeyEvents,
   scopes: ['servers'],
   panel: [{ segment: 'ssh-keys', label: 'SSH keys', icon: 'terminal', section: 'resources', order: 20 }],
 });

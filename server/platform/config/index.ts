@@ -122,6 +122,8 @@ const envSchema = z
     TRUST_PROXY: booleanFlag.default(false),
     TRUSTED_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
     JOBS_IN_PROCESS: booleanFlag.default(true),
+    /** Lets requests to customers' URLs (webhooks) reach loopback and private addresses: local development and tests only. */
+    OUTBOUND_ALLOW_PRIVATE_NETWORKS: booleanFlag.default(false),
     INVITATION_TTL_HOURS: z.coerce
       .number()
       .int()

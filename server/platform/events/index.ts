@@ -1,24 +1,35 @@
 import { events } from '../../../db/schema';
 import { newId } from '../../../db/schema/ids';
 import type { DbOrTx } from '../../../db';
+import type { EventDeclaration } from '../domain';
 
-const holder = globalThis as unknown as { __eventTypes?: ReadonlySet<string> };
+const holder = globalThis as unknown as { __eventCatalogue?: ReadonlyMap<string, EventDeclaration> };
 
 /** Installs the event catalogue (`server/app.ts` does, from the domain manifests). */
-export function configureEventTypes(declarations: Iterable<string | { type: string }>): void {
-  const set = new Set<string>();
+export function configureEventTypes(declarations: Iterable<EventDeclaration>): void {
+  const catalogue = new Map<string, EventDeclaration>();
   for (const declaration of declarations) {
-    const type = typeof declaration === 'string' ? declaration : declaration.type;
+    const { type } = declaration;
     if (!/^[a-z][a-z_]*\.[a-z][a-z_]*$/.test(type)) throw new Error(`Event type ${type} is not <resource>.<happening> in snake_case`);
-    if (set.has(type)) throw new Error(`Two domains declare the event type ${type}`);
-    set.add(type);
+    if (catalogue.has(type)) throw new Error(`Two domains declare the event type ${type}`);
+    catalogue.set(type, declaration);
   }
-  holder.__eventTypes = set;
+  holder.__eventCatalogue = catalogue;
 }
 
 /** Every event type a domain declares; what webhooks and notifications can subscribe to. */
 export function eventTypes(): readonly string[] {
-  return [...(holder.__eventTypes ?? [])].sort();
+  return [...(holder.__eventCatalogue?.keys() ?? [])].sort();
+}
+
+/** The catalogue, sorted by type: each type with the sentence customers read and an example payload. */
+export function eventCatalogue(): readonly EventDeclaration[] {
+  return [...(holder.__eventCatalogue?.values() ?? [])].sort((a, b) => (a.type < b.type ? -1 : 1));
+}
+
+/** One type's declaration, undefined for a type no manifest declares. */
+export function eventDeclaration(type: string): EventDeclaration | undefined {
+  return holder.__eventCatalogue?.get(type);
 }
 
 /**
@@ -27,7 +38,7 @@ export function eventTypes(): readonly string[] {
  * A type no manifest declares is a programming error: subscribers could never ask for it.
  */
 export async function emit(tx: DbOrTx, projectId: string | null, type: string, payload: Record<string, unknown>): Promise<string> {
-  const declared = holder.__eventTypes;
+  const declared = holder.__eventCatalogue;
   if (declared && !declared.has(type)) throw new Error(`Event type ${type} is not declared by any domain manifest`);
   const id = newId('evt');
   await tx.insert(events).values({ id, projectId, type, payload });

@@ -5,11 +5,27 @@ import { startJobRunner, type JobDefinition, type JobRunner } from './runner';
 
 export type { JobDefinition } from './runner';
 
+/**
+ * Work a worker does continuously rather than as queued jobs (webhook deliveries, whose retries are
+ * seconds apart). `start` begins it and returns the function that stops it, waiting for what is under way.
+ */
+export interface BackgroundLoop {
+  name: string;
+  start(): () => Promise<void>;
+}
+
 const holder = globalThis as unknown as {
   __jobRunner?: Promise<JobRunner>;
   __jobDefinitions?: readonly JobDefinition[];
+  __backgroundLoops?: readonly BackgroundLoop[];
   __stopEventDispatcher?: () => Promise<void>;
+  __stopLoops?: (() => Promise<void>)[];
 };
+
+/** Installs the loops a working process runs beside its jobs (`server/app.ts` does, from the manifests). */
+export function configureBackgroundLoops(loops: readonly BackgroundLoop[]): void {
+  holder.__backgroundLoops = loops;
+}
 
 /**
  * Installs the app's job list (`server/app.ts` does, from the domain manifests). The platform
@@ -35,7 +51,10 @@ export function configuredJobs(): readonly JobDefinition[] {
  * alone). A process that works also runs the event dispatcher (../events/dispatch.ts).
  */
 export function startJobs(options: { work: boolean }): Promise<JobRunner> {
-  if (!holder.__jobRunner && options.work) holder.__stopEventDispatcher = startEventDispatcher(getConfig().EVENT_DISPATCH_INTERVAL_MS);
+  if (!holder.__jobRunner && options.work) {
+    holder.__stopEventDispatcher = startEventDispatcher(getConfig().EVENT_DISPATCH_INTERVAL_MS);
+    holder.__stopLoops = (holder.__backgroundLoops ?? []).map((loop) => loop.start());
+  }
   holder.__jobRunner ??= startJobRunner([...configuredJobs()], options);
   return holder.__jobRunner;
 }
@@ -45,7 +64,10 @@ export async function stopJobs(): Promise<void> {
   const stopDispatcher = holder.__stopEventDispatcher;
   holder.__jobRunner = undefined;
   holder.__stopEventDispatcher = undefined;
+  const stopLoops = holder.__stopLoops ?? [];
+  holder.__stopLoops = undefined;
   await stopDispatcher?.();
+  await Promise.all(stopLoops.map((stop) => stop()));
   if (pending) await (await pending).stop();
 }
 

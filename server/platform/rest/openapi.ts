@@ -34,6 +34,9 @@ const CODE_MEANINGS: Record<ErrorCode, string> = {
   UNSUPPORTED_MEDIA_TYPE: 'the body is not JSON (send Content-Type: application/json)',
   VALIDATION_ERROR: 'the body, path or query failed validation; `fields` names each failing field',
   IDEMPOTENCY_KEY_REUSED: 'the Idempotency-Key was already used with another method, path or body',
+  URL_NOT_ALLOWED:
+    'the URL cannot be called: not https, or its host resolves to a loopback, private, link-local, multicast, unspecified or metadata address; `fields` names the field',
+  WEBHOOK_ENDPOINT_LIMIT_REACHED: 'the project already has the most webhook endpoints it can hold; delete one first',
   RATE_LIMITED: 'too many requests; try again after the seconds of Retry-After',
   INTERNAL_ERROR: 'an unexpected error; quote the X-Request-Id header when reporting it',
   UPSTREAM_ERROR: 'a provider the operation calls (infrastructure, payment processor) failed or could not be reached; try again',
