@@ -31,5 +31,5 @@ export const variablesDomain = defineDomain({
     },
   ],
   scopes: ['variables'],
-  panel: [{ segment: 'variables', label: 'Variables', icon: 'folder', section: 'resources', order: 45 }],
+  panel: [{ segment: 'variables', label: 'Variables', icon: 'folder', section: 'resources', order: 35 }],
 });
