@@ -6,9 +6,11 @@ import { queryRows } from '../../../test/db';
 import { api, createApiKey, createProject, createUser, type TestUser } from '../../../test/helpers';
 import { addMember } from '../../../test/membersHelpers';
 import { JOBS } from '../../app';
+import { eventTypes } from '../../platform/events';
 import { dispatchAllPendingEvents } from '../../platform/events/dispatch';
 import { notificationsDomain } from '.';
 import { PURGE_NOTIFICATIONS } from './jobs';
+import { NOTIFICATION_RULES } from './rules';
 import { purgeExpiredNotifications } from './service';
 
 interface StoredNotification {
@@ -239,5 +241,12 @@ describe('a notification holds no secret', () => {
     await dispatchAllPendingEvents();
     const listed = await api<{ notifications: { body: string; title: string }[] }>('GET', '/v1/notifications', { cookie: owner.cookie });
     expect(JSON.stringify(listed.data)).not.toContain(key.key);
+  });
+});
+
+describe('the rules', () => {
+  it('speak only of event types some domain declares, so no rule waits for an event that never comes', () => {
+    const declared = new Set(eventTypes());
+    expect(Object.keys(NOTIFICATION_RULES).filter((type) => !declared.has(type))).toEqual([]);
   });
 });
