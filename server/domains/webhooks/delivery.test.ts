@@ -5,7 +5,7 @@ import { getDb } from '../../../db';
 import { webhookDeliveries, webhookEndpoints } from '../../../db/schema';
 import { queryRows } from '../../../test/db';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/fakes/webhookReceiver';
-import { createProject, createUser, type TestUser } from '../../../test/helpers';
+import { api, createProject, createUser, type TestUser } from '../../../test/helpers';
 import { resetConfigForTests } from '../../platform/config';
 import { emit } from '../../platform/events';
 import { dispatchAllPendingEvents } from '../../platform/events/dispatch';
@@ -246,6 +246,22 @@ describe('webhook deliveries', () => {
     await webhooks.resumeEndpoint(projectId, created.id, owner.id);
     await deliverAllDueWebhooks();
     expect(receiver.received).toHaveLength(2);
+  });
+
+  it("tells the project's owner, in the inbox, that the endpoint stopped", async () => {
+    const created = await endpoint();
+    receiver.fail({ status: 410 });
+    await record(1);
+    await deliverAllDueWebhooks();
+    await dispatchAllPendingEvents();
+    const inbox = await api<{ notifications: Array<{ eventType: string; type: string; link: string; body: string }> }>(
+      'GET',
+      '/v1/notifications?eventType=webhook.endpoint_paused',
+      { cookie: owner.cookie },
+    );
+    expect(inbox.status).toBe(200);
+    expect(inbox.body.data.notifications[0]).toMatchObject({ eventType: 'webhook.endpoint_paused', type: 'WARNING', link: `/projects/${projectId}/webhooks` });
+    expect(inbox.body.data.notifications[0]!.body).toContain(new URL(created.url).host);
   });
 
   it('delivers every queued delivery exactly once across a worker stopped mid-queue and started again', async () => {
