@@ -260,8 +260,8 @@ describe('webhook deliveries', () => {
       { cookie: owner.cookie },
     );
     expect(inbox.status).toBe(200);
-    expect(inbox.body.data.notifications[0]).toMatchObject({ eventType: 'webhook.endpoint_paused', type: 'WARNING', link: `/projects/${projectId}/webhooks` });
-    expect(inbox.body.data.notifications[0]!.body).toContain(new URL(created.url).host);
+    expect(inbox.data.notifications[0]).toMatchObject({ eventType: 'webhook.endpoint_paused', type: 'WARNING', link: `/projects/${projectId}/webhooks` });
+    expect(inbox.data.notifications[0]!.body).toContain(new URL(created.url).host);
   });
 
   it('delivers every queued delivery exactly once across a worker stopped mid-queue and started again', async () => {
