@@ -198,7 +198,7 @@ function OwnList({
       cell: (v) => (
         <div>
           <span title={formatDateTime(v.updatedAt)}>{formatDate(v.updatedAt)}</span>
-          <div className="cell-sub">{v.updatedBy.name}</div>
+          <div className="cell-sub">{v.updatedByUser.name}</div>
         </div>
       ),
     },

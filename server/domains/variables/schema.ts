@@ -64,8 +64,10 @@ export const variableSchema = z
     value: z.string().describe('Plaintext: variables are not secrets, so list and get return it'),
     environment: environmentSchema,
     description: z.string().nullable(),
-    createdBy: userSummarySchema,
-    updatedBy: userSummarySchema,
+    createdBy: z.string().describe('Id of the user who created it'),
+    updatedBy: z.string().describe('Id of the user who changed it last'),
+    createdByUser: userSummarySchema,
+    updatedByUser: userSummarySchema,
     createdAt: isoDateTime,
     updatedAt: isoDateTime,
   })

@@ -262,8 +262,10 @@ async function selectVariables(db: DbOrTx, where: SQL | undefined): Promise<Vari
     value: variable.value,
     environment: environmentSchema.parse(variable.environment),
     description: variable.description,
-    createdBy: creator,
-    updatedBy: updater,
+    createdBy: creator.id,
+    updatedBy: updater.id,
+    createdByUser: creator,
+    updatedByUser: updater,
     createdAt: variable.createdAt.toISOString(),
     updatedAt: variable.updatedAt.toISOString(),
   }));
