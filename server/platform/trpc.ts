@@ -52,37 +52,42 @@ const t = initTRPC
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-/** Re-throws AppErrors with the matching tRPC code so /api/trpc answers with the right status too. */
-const mapAppErrors = t.middleware(async ({ meta, next }) => {
-  const result = await next();
-  if (!result.ok) {
-    let app = toAppError(result.error);
-    if (meta?.docsPath && !app.docsUrl && app.status < 500) {
-      app = new AppError(app.code, app.message, { docsUrl: `${getConfig().APP_URL}${meta.docsPath}`, headers: app.headers, fields: app.fields, cause: app });
-    }
-    throw new TRPCError({ code: TRPC_CODE_OF[app.status] ?? 'INTERNAL_SERVER_ERROR', message: app.message, cause: app });
+/** An AppError as the TRPCError whose code gives /api/trpc the right status too, with the operation's docs link on refusals. */
+function toTrpcError(error: unknown, meta: ProcedureMeta | undefined): TRPCError {
+  let app = toAppError(error);
+  if (meta?.docsPath && !app.docsUrl && app.status < 500) {
+    app = new AppError(app.code, app.message, { docsUrl: `${getConfig().APP_URL}${meta.docsPath}`, headers: app.headers, fields: app.fields, cause: app });
   }
+  return new TRPCError({ code: TRPC_CODE_OF[app.status] ?? 'INTERNAL_SERVER_ERROR', message: app.message, cause: app });
+}
+
+/**
+ * First of every chain: refuses input PostgreSQL cannot store (a NUL or an unpaired surrogate)
+ * before any check reads it, and maps every refusal to its tRPC code. One middleware rather than
+ * two: each level of a tRPC chain copies the call's options, on every request.
+ */
+const guardInputAndMapErrors = t.middleware(async ({ meta, getRawInput, next }) => {
+  try {
+    refuseUnstorableText(await getRawInput());
+  } catch (err) {
+    throw toTrpcError(err, meta);
+  }
+  const result = await next();
+  if (!result.ok) throw toTrpcError(result.error, meta);
   return result;
 });
 
-/** Before any check reads the input: a NUL or unpaired surrogate would reach PostgreSQL and fail there. */
-const refuseUnstorableInput = t.middleware(async ({ getRawInput, next }) => {
-  refuseUnstorableText(await getRawInput());
-  return next();
-});
-
-export const publicProcedure = t.procedure.use(mapAppErrors).use(refuseUnstorableInput);
-
-const requireActor = t.middleware(({ ctx, next }) => next({ ctx: { actor: requireAuthenticated(ctx) } }));
+export const publicProcedure = t.procedure.use(guardInputAndMapErrors);
 
 /**
- * Once the caller is known, a mutation is recorded in the audit log whatever happens next, refusals
- * included (a 401 names no one and is not recorded). See audit.ts.
+ * Once the caller is known (a 401 names no one and is not recorded), a mutation is recorded in the
+ * audit log whatever happens next, refusals included. See audit.ts.
  */
-const auditMutations = t.middleware(async ({ ctx, type, path, getRawInput, next }) => {
-  if (type !== 'mutation') return next();
-  const call = { ctx, actor: ctx.actor as SignedInActor, action: path, rawInput: await getRawInput() };
-  return auditMutation(call, (audit) => next({ ctx: { audit } }));
+const requireActorAndAudit = t.middleware(async ({ ctx, type, path, getRawInput, next }) => {
+  const actor = requireAuthenticated(ctx);
+  if (type !== 'mutation') return next({ ctx: { actor } });
+  const call = { ctx, actor, action: path, rawInput: await getRawInput() };
+  return auditMutation(call, (audit) => next({ ctx: { actor, audit } }));
 });
 
 const enforceCallerRules = t.middleware(({ ctx, meta, next }) => {
@@ -96,7 +101,7 @@ const writeAuditAhead = t.middleware(async ({ ctx, next }) => {
   return next();
 });
 
-const signedInProcedure = publicProcedure.use(requireActor).use(auditMutations).use(enforceCallerRules);
+const signedInProcedure = publicProcedure.use(requireActorAndAudit).use(enforceCallerRules);
 
 /** After the access checks: a write sent with an Idempotency-Key runs once per caller and key (idempotency.ts). */
 const idempotent = t.middleware(({ ctx, type, path, getRawInput, next }) => idempotently({ ctx, type, path, getRawInput }, () => next()));
