@@ -187,6 +187,16 @@ describe.skipIf(!binary)('embedded Redis provider', () => {
     await expect(provider.usage(input.id)).rejects.toSatisfy((err: unknown) => err instanceof AppError && err.code === 'NOT_FOUND');
   });
 
+  it('deprovisions a database still starting without leaving a process behind', async () => {
+    const input = spec({ replication: true });
+    provisioned.push(input.id);
+    const endpoint = await provider.provision(input);
+    await provider.deprovision(input.id);
+    expect(existsSync(path.join(rootDir, input.id))).toBe(false);
+    await sleep(500);
+    await expect(connect(endpoint).connect()).rejects.toThrow();
+  });
+
   it('adopts running databases after an app restart and restarts a killed one with its port and password', async () => {
     const running = spec();
     const killed = spec({ replication: true, persistence: 'AOF_EVERY_WRITE' });

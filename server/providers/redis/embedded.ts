@@ -52,6 +52,10 @@ interface Instance {
   status: RedisStatus;
   stopping: boolean;
   restarts: number;
+  /** The start under way, which a deprovision waits for so no process is spawned behind its back. */
+  starting: Promise<void> | null;
+  /** Pids of the processes this app spawned, known before their pid files are written. */
+  spawned: Partial<Record<Role, number>>;
 }
 
 /**
@@ -179,10 +183,10 @@ export class EmbeddedRedisProvider implements RedisProvider {
       this.releasePorts(file);
       throw upstream(`Could not prepare the data directory of Redis database ${spec.id}`, err);
     }
-    const instance: Instance = { file, password, status: 'provisioning', stopping: false, restarts: 0 };
+    const instance: Instance = { file, password, status: 'provisioning', stopping: false, restarts: 0, starting: null, spawned: {} };
     this.instances.set(spec.id, instance);
     this.releasePorts(file);
-    void this.startAll(instance);
+    void this.start(instance);
     getLogger().info({ redisId: spec.id, port, replicaPort }, 'redis database provisioning');
     return this.endpointOf(instance);
   }
@@ -221,6 +225,7 @@ export class EmbeddedRedisProvider implements RedisProvider {
     const instance = this.instances.get(id) ?? (await this.load(id));
     if (instance) {
       instance.stopping = true;
+      await instance.starting;
       for (const role of this.roles(instance.file).reverse()) await this.stopProcess(instance, role);
       this.instances.delete(id);
     }
@@ -251,7 +256,7 @@ export class EmbeddedRedisProvider implements RedisProvider {
       }
       getLogger().info({ redisId: id, roles: stopped }, 'redis database restarted on adoption');
       instance.status = 'provisioning';
-      starts.push(this.startAll(instance, stopped));
+      starts.push(this.start(instance, stopped));
     }
     await Promise.all(starts);
   }
@@ -281,7 +286,7 @@ export class EmbeddedRedisProvider implements RedisProvider {
       return null;
     }
     if (!password) return null;
-    const instance: Instance = { file, password, status: 'failed', stopping: false, restarts: 0 };
+    const instance: Instance = { file, password, status: 'failed', stopping: false, restarts: 0, starting: null, spawned: {} };
     if (this.roles(file).every((role) => this.runningPid(instance, role) !== null)) instance.status = 'ready';
     this.instances.set(id, instance);
     return instance;
@@ -359,9 +364,18 @@ export class EmbeddedRedisProvider implements RedisProvider {
     return pid;
   }
 
-  private async startAll(instance: Instance, roles: Role[] = this.roles(instance.file)): Promise<void> {
+  private start(instance: Instance, roles: Role[] = this.roles(instance.file)): Promise<void> {
+    const starting = this.startAll(instance, roles).finally(() => {
+      if (instance.starting === starting) instance.starting = null;
+    });
+    instance.starting = starting;
+    return starting;
+  }
+
+  private async startAll(instance: Instance, roles: Role[]): Promise<void> {
     try {
       for (const role of roles) {
+        if (instance.stopping) return;
         this.spawnProcess(instance, role);
         await this.waitUntilServing(instance, role);
       }
@@ -377,10 +391,12 @@ export class EmbeddedRedisProvider implements RedisProvider {
     const conf = path.join(this.dirOf(instance.file.id), role, 'redis.conf');
     // Detached so the database outlives the app; its stdio goes nowhere, redis.log holds its messages.
     const child = spawn(this.options.binary, [conf], { detached: true, stdio: 'ignore' });
+    if (child.pid !== undefined) instance.spawned[role] = child.pid;
     child.on('error', (err) => {
       if (!instance.stopping) getLogger().error({ redisId: instance.file.id, role, err }, 'redis-server could not be run');
     });
     child.on('exit', (code, signal) => {
+      if (instance.spawned[role] === child.pid) delete instance.spawned[role];
       if (instance.stopping || this.instances.get(instance.file.id) !== instance) return;
       getLogger().warn({ redisId: instance.file.id, role, code, signal }, 'redis-server exited');
       void this.recover(instance);
@@ -404,7 +420,7 @@ export class EmbeddedRedisProvider implements RedisProvider {
     }
     instance.restarts += 1;
     instance.status = 'provisioning';
-    await this.startAll(instance, stopped);
+    await this.start(instance, stopped);
   }
 
   private async waitUntilServing(instance: Instance, role: Role): Promise<void> {
@@ -424,7 +440,8 @@ export class EmbeddedRedisProvider implements RedisProvider {
   }
 
   private async stopProcess(instance: Instance, role: Role): Promise<void> {
-    const pid = this.runningPid(instance, role);
+    const spawned = instance.spawned[role];
+    const pid = this.runningPid(instance, role) ?? (spawned !== undefined && isAlive(spawned) ? spawned : null);
     if (pid === null) return;
     try {
       process.kill(pid, 'SIGTERM');

@@ -25,7 +25,13 @@ const advance = (seconds: number) => {
 const simulator = () => new RedisSimulator({ now: () => clock, reason: 'tests' });
 
 let counter = 0;
-const spec = (overrides: Partial<RedisSpec> = {}): RedisSpec => ({ id: `rds_sim${++counter}`, memoryMb: 1024, replication: false, persistence: 'NONE', ...overrides });
+const spec = (overrides: Partial<RedisSpec> = {}): RedisSpec => ({
+  id: `rds_sim${++counter}`,
+  memoryMb: 1024,
+  replication: false,
+  persistence: 'NONE',
+  ...overrides,
+});
 
 async function expectCode(promise: Promise<unknown>, code: string): Promise<void> {
   await expect(promise).rejects.toSatisfy((err: unknown) => err instanceof AppError && err.code === code);
