@@ -121,6 +121,7 @@ describe.skipIf(!binary)('embedded Redis provider', () => {
 
     expect(statSync(path.join(rootDir, input.id, 'primary', 'redis.conf')).mode & 0o777).toBe(0o600);
     expect(await client.config('GET', 'maxmemory-policy')).toEqual(['maxmemory-policy', 'noeviction']);
+    await expect(client.config('SET', 'dir', tmpdir())).rejects.toThrow(/protected config/);
     expect(await client.config('GET', 'maxmemory')).toEqual(['maxmemory', String(64 * MB)]);
     expect(await provider.provision(input)).toEqual(endpoint);
   });
