@@ -250,12 +250,29 @@ describe.skipIf(!binary)('embedded Redis provider', () => {
     await expect(provider.status('../etc')).rejects.toSatisfy((err: unknown) => err instanceof AppError && err.code === 'NOT_FOUND');
   });
 
-  it('marks a database failed when redis-server cannot start', async () => {
+  it('marks a database failed when redis-server cannot start, and a retried provision starts it', async () => {
     const broken = new EmbeddedRedisProvider({ binary: '/bin/false', rootDir, ports, startTimeoutMs: 1500 });
     providers.push(broken);
     const input = spec();
     provisioned.push(input.id);
-    await broken.provision(input);
+    const endpoint = await broken.provision(input);
     await untilStatus(broken, input.id, 'failed');
+
+    const repaired = makeProvider();
+    expect(await repaired.status(input.id)).toBe('failed');
+    expect(await repaired.provision(input)).toEqual(endpoint);
+    await untilStatus(repaired, input.id, 'ready');
+    const client = connect(endpoint);
+    await client.connect();
+    expect(await client.ping()).toBe('PONG');
+  });
+
+  it('refuses a spec it could not keep', async () => {
+    const invalid = { ...spec(), memoryMb: 0.5 };
+    await expect(provider.provision(invalid)).rejects.toSatisfy((err: unknown) => err instanceof AppError && err.code === 'VALIDATION_ERROR');
+    await expect(provider.provision({ ...spec(), id: '../escape' })).rejects.toSatisfy(
+      (err: unknown) => err instanceof AppError && err.code === 'VALIDATION_ERROR',
+    );
+    expect(existsSync(path.join(rootDir, invalid.id))).toBe(false);
   });
 });

@@ -7,11 +7,12 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Redis from 'ioredis';
 import { z } from 'zod';
-import { AppError, notFound } from '../../platform/errors';
+import { AppError, notFound, validationError } from '../../platform/errors';
 import { getLogger } from '../../platform/logger';
 import {
   REDIS_ID_PATTERN,
   REDIS_PERSISTENCE,
+  redisSpecSchema,
   type RedisEndpoint,
   type RedisPersistence,
   type RedisProvider,
@@ -169,10 +170,21 @@ export class EmbeddedRedisProvider implements RedisProvider {
     this.description = `Embedded: one ${path.basename(options.binary)} process per database on ${HOST}, ports ${options.ports.first}-${options.ports.last}`;
   }
 
-  async provision(spec: RedisSpec): Promise<RedisEndpoint> {
-    checkId(spec.id);
+  async provision(input: RedisSpec): Promise<RedisEndpoint> {
+    const parsed = redisSpecSchema.safeParse(input);
+    if (!parsed.success) throw validationError(parsed.error.issues);
+    const spec = parsed.data;
     const existing = this.instances.get(spec.id) ?? (await this.load(spec.id));
-    if (existing) return this.endpointOf(existing);
+    if (existing) {
+      // A retried creation also revives a database whose processes never started or stopped for good.
+      const stopped = this.roles(existing.file).filter((role) => this.runningPid(existing, role) === null);
+      if (existing.status === 'failed' && !existing.starting && stopped.length > 0) {
+        existing.restarts = 0;
+        existing.status = 'provisioning';
+        void this.start(existing, stopped);
+      }
+      return this.endpointOf(existing);
+    }
     const port = await this.allocatePort();
     const replicaPort = spec.replication ? await this.allocatePort() : null;
     const file: InstanceFile = { id: spec.id, memoryMb: spec.memoryMb, replication: spec.replication, persistence: spec.persistence, port, replicaPort };

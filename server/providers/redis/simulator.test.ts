@@ -103,6 +103,12 @@ describe('Redis simulator', () => {
     expect(await sim.status(input.id)).toBe('ready');
   });
 
+  it('refuses an invalid spec', async () => {
+    const sim = simulator();
+    await expectCode(sim.provision({ ...spec(), memoryMb: -1 }), 'VALIDATION_ERROR');
+    await expectCode(sim.provision({ ...spec(), id: 'a/b' }), 'VALIDATION_ERROR');
+  });
+
   it('makes new databases end failed with REDIS_SIM_FAIL=start', async () => {
     configure({ REDIS_SIM_PROVISION_SECONDS: '10', REDIS_SIM_FAIL: 'start' });
     const sim = simulator();

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { getConfig, type REDIS_SIM_OPERATIONS } from '../../platform/config';
-import { AppError, notFound } from '../../platform/errors';
+import { AppError, notFound, validationError } from '../../platform/errors';
 import { maxmemoryBytes } from './embedded';
-import { REDIS_ID_PATTERN, type RedisEndpoint, type RedisProvider, type RedisSpec, type RedisStatus, type RedisUsage } from './types';
+import { REDIS_ID_PATTERN, redisSpecSchema, type RedisEndpoint, type RedisProvider, type RedisSpec, type RedisStatus, type RedisUsage } from './types';
 
 type SimulatedOperation = (typeof REDIS_SIM_OPERATIONS)[number];
 
@@ -44,9 +44,11 @@ export class RedisSimulator implements RedisProvider {
     this.description = `Simulator: databases are simulated in memory and accept no connections${options.reason ? ` (${options.reason})` : ''}`;
   }
 
-  async provision(spec: RedisSpec): Promise<RedisEndpoint> {
+  async provision(input: RedisSpec): Promise<RedisEndpoint> {
     this.failIfInjected('provision');
-    checkId(spec.id);
+    const parsed = redisSpecSchema.safeParse(input);
+    if (!parsed.success) throw validationError(parsed.error.issues);
+    const spec = parsed.data;
     const existing = this.databases.get(spec.id);
     if (existing) return existing.endpoint;
     const database = this.record(spec, this.now(), this.injected('start'));

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * The Redis provider: where managed Redis databases actually run, one instance per database. The
  * embedded provider runs a `redis-server` per database on this host; the simulator stands in where
@@ -19,14 +21,15 @@ export type RedisPersistence = (typeof REDIS_PERSISTENCE)[number];
 /** Ids name data directories, so they are kept to characters that are safe in a path. */
 export const REDIS_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
-export interface RedisSpec {
+export const redisSpecSchema = z.object({
   /** Ours (the database's id); the provider keys everything by it. */
-  id: string;
+  id: z.string().regex(REDIS_ID_PATTERN),
   /** The plan's memory; with replication, half of it is reserved for the replica. */
-  memoryMb: number;
-  replication: boolean;
-  persistence: RedisPersistence;
-}
+  memoryMb: z.number().int().min(2).max(1_048_576),
+  replication: z.boolean(),
+  persistence: z.enum(REDIS_PERSISTENCE),
+});
+export type RedisSpec = z.infer<typeof redisSpecSchema>;
 
 export interface RedisEndpoint {
   host: string;
@@ -55,7 +58,8 @@ export interface RedisProvider {
   readonly description: string;
   /**
    * Starts the database and answers at once; `status` follows its readiness. Provisioning an id
-   * that already exists answers its endpoint again, so a retried creation makes no second database.
+   * that already exists answers its endpoint again, so a retried creation makes no second database;
+   * on a `failed` database it also starts the processes again. VALIDATION_ERROR for a spec out of range.
    */
   provision(spec: RedisSpec): Promise<RedisEndpoint>;
   /** NOT_FOUND for an unknown id. */
