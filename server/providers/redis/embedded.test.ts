@@ -4,8 +4,9 @@ import { createConnection } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Redis from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../platform/errors';
+import { getLogger } from '../../platform/logger';
 import { EmbeddedRedisProvider } from './embedded';
 import { findExecutable } from './index';
 import type { RedisEndpoint, RedisPersistence, RedisProvider, RedisSpec } from './types';
@@ -198,6 +199,29 @@ describe.skipIf(!binary)('embedded Redis provider', () => {
     await expect(connect(endpoint).connect()).rejects.toThrow();
   });
 
+  it('starts a process that dies on its own again, on its port, and never logs the password', async () => {
+    const logger = getLogger();
+    const calls = (['info', 'warn', 'error'] as const).map((level) => vi.spyOn(logger, level));
+    try {
+      const input = spec({ replication: true });
+      const endpoint = await provisionReady(input);
+      const pid = pidOf(input.id, 'primary');
+      process.kill(pid, 'SIGKILL');
+      while (alive(pid)) await sleep(20);
+      const deadline = Date.now() + 15_000;
+      while (Date.now() < deadline && !(existsSync(path.join(rootDir, input.id, 'primary', 'redis.pid')) && pidOf(input.id, 'primary') !== pid))
+        await sleep(50);
+      await untilStatus(provider, input.id, 'ready');
+      const client = connect(endpoint);
+      await client.connect();
+      expect(await client.ping()).toBe('PONG');
+      expect(calls.some((spy) => spy.mock.calls.some((args) => JSON.stringify(args).includes('redis-server exited')))).toBe(true);
+      expect(calls.every((spy) => !JSON.stringify(spy.mock.calls).includes(endpoint.password))).toBe(true);
+    } finally {
+      for (const spy of calls) spy.mockRestore();
+    }
+  });
+
   it('adopts running databases after an app restart and restarts a killed one with its port and password', async () => {
     const running = spec();
     const killed = spec({ replication: true, persistence: 'AOF_EVERY_WRITE' });
@@ -214,8 +238,21 @@ describe.skipIf(!binary)('embedded Redis provider', () => {
     while (killedPids.some(alive)) await sleep(20);
     expect(alive(runningPid)).toBe(true);
 
+    const unknown = spec();
+    await provisionReady(unknown);
+    const unknownPid = pidOf(unknown.id, 'primary');
+    await provider.shutdown();
+
     const restarted = makeProvider();
-    await restarted.adopt([running.id, killed.id]);
+    const warn = vi.spyOn(getLogger(), 'warn');
+    try {
+      await restarted.adopt([running.id, killed.id]);
+      expect(JSON.stringify(warn.mock.calls)).toContain(unknown.id);
+    } finally {
+      warn.mockRestore();
+    }
+    expect(alive(unknownPid)).toBe(true);
+    expect(existsSync(path.join(rootDir, unknown.id, 'instance.json'))).toBe(true);
     expect(await restarted.status(running.id)).toBe('ready');
     expect(pidOf(running.id, 'primary')).toBe(runningPid);
     expect(await restarted.status(killed.id)).toBe('ready');
