@@ -369,7 +369,7 @@ export class EmbeddedRedisProvider implements RedisProvider {
     if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return null;
     try {
       const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (!cmdline.includes(`:${this.portOf(instance.file, role)}`)) return null;
+      if (!new RegExp(`:${this.portOf(instance.file, role)}(?![0-9])`).test(cmdline)) return null;
     } catch {
       // Without /proc the pid is trusted: the pid file is ours and removed when the process stops.
     }
