@@ -9,6 +9,9 @@ const booleanFlag = z.enum(['true', 'false', '1', '0', '']).transform((v) => v =
 /** Simulator operations that INFRA_SIM_FAIL can make fail, to rehearse upstream outages. */
 export const INFRA_SIM_OPERATIONS = ['create', 'get', 'rename', 'delete', 'action', 'catalog'] as const;
 
+/** Redis simulator operations that REDIS_SIM_FAIL can make fail; `start` makes new databases end `failed`. */
+export const REDIS_SIM_OPERATIONS = ['provision', 'status', 'usage', 'deprovision', 'start'] as const;
+
 const taxRatesSchema = z.record(z.string().regex(/^[A-Z]{2}$/), z.number().int().min(0).max(10_000));
 
 const envSchema = z
@@ -183,6 +186,41 @@ const envSchema = z
         z.array(
           z.enum(INFRA_SIM_OPERATIONS, {
             error: (issue) => `INFRA_SIM_FAIL: unknown operation ${JSON.stringify(issue.input)}; allowed: ${INFRA_SIM_OPERATIONS.join(', ')}`,
+          }),
+        ),
+      ),
+    /** `embedded` runs one redis-server per database on this host; without the binary the simulator stands in. */
+    REDIS_PROVIDER: z.enum(['embedded', 'simulator']).default('embedded'),
+    /** A path, or a name looked up in PATH. */
+    REDIS_SERVER_BINARY: z.string().min(1).default('redis-server'),
+    REDIS_PORT_RANGE: z
+      .string()
+      .default('16379-16999')
+      .transform((raw, ctx) => {
+        const match = /^(\d{1,5})-(\d{1,5})$/.exec(raw.trim());
+        const first = Number(match?.[1]);
+        const last = Number(match?.[2]);
+        if (!match || first < 1024 || last > 65535 || first > last) {
+          ctx.addIssue({ code: 'custom', message: 'REDIS_PORT_RANGE must be <first>-<last> within 1024-65535, e.g. 16379-16999' });
+          return z.NEVER;
+        }
+        return { first, last };
+      }),
+    REDIS_START_TIMEOUT_SECONDS: z.coerce.number().min(1).max(600).default(20),
+    REDIS_SIM_PROVISION_SECONDS: z.coerce.number().min(0).max(3600).default(5),
+    REDIS_SIM_FAIL: z
+      .string()
+      .default('')
+      .transform((raw) =>
+        raw
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      )
+      .pipe(
+        z.array(
+          z.enum(REDIS_SIM_OPERATIONS, {
+            error: (issue) => `REDIS_SIM_FAIL: unknown operation ${JSON.stringify(issue.input)}; allowed: ${REDIS_SIM_OPERATIONS.join(', ')}`,
           }),
         ),
       ),

@@ -1,0 +1,58 @@
+import { accessSync, constants } from 'node:fs';
+import path from 'node:path';
+import { getConfig } from '../../platform/config';
+import { getLogger } from '../../platform/logger';
+import { EmbeddedRedisProvider } from './embedded';
+import { RedisSimulator } from './simulator';
+import type { RedisProvider } from './types';
+
+export type { RedisEndpoint, RedisPersistence, RedisProvider, RedisSpec, RedisStatus, RedisUsage } from './types';
+export { REDIS_PERSISTENCE } from './types';
+
+/** The executable a name or path stands for: a name is looked up in PATH, as a shell would. */
+export function findExecutable(nameOrPath: string): string | null {
+  const candidates = nameOrPath.includes('/')
+    ? [path.resolve(nameOrPath)]
+    : (process.env.PATH ?? '')
+        .split(path.delimiter)
+        .filter(Boolean)
+        .map((dir) => path.join(dir, nameOrPath));
+  for (const candidate of candidates) {
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      continue;
+    }
+  }
+  return null;
+}
+
+let provider: RedisProvider | undefined;
+
+/** The Redis provider named by REDIS_PROVIDER, made once per process; embedded falls back to the simulator without a binary. */
+export function getRedisProvider(): RedisProvider {
+  if (!provider) {
+    const config = getConfig();
+    const binary = config.REDIS_PROVIDER === 'embedded' ? findExecutable(config.REDIS_SERVER_BINARY) : null;
+    if (binary) {
+      provider = new EmbeddedRedisProvider({
+        binary,
+        rootDir: path.resolve(config.DATA_DIR, 'redis'),
+        ports: config.REDIS_PORT_RANGE,
+        startTimeoutMs: config.REDIS_START_TIMEOUT_SECONDS * 1000,
+      });
+    } else if (config.REDIS_PROVIDER === 'embedded') {
+      getLogger().warn({ binary: config.REDIS_SERVER_BINARY }, 'redis-server not found: Redis databases are simulated');
+      provider = new RedisSimulator({ reason: `no ${config.REDIS_SERVER_BINARY} binary found` });
+    } else {
+      provider = new RedisSimulator({ reason: 'REDIS_PROVIDER=simulator' });
+    }
+  }
+  return provider;
+}
+
+/** Test hook: the next call makes the provider again, from the configuration as it is then. */
+export function resetRedisProviderForTests(): void {
+  provider = undefined;
+}
