@@ -8,7 +8,7 @@ import { Button } from '../ui/Button';
 import { DataList } from '../ui/DataList';
 import { Dialog } from '../ui/Dialog';
 import { Skeleton } from '../ui/Skeleton';
-import type { SecretRow } from './environments';
+import type { SecretRow } from './secretRow';
 import styles from './secrets.module.css';
 
 const ACTION_LABELS = { CREATED: 'Created', UPDATED: 'Updated', DELETED: 'Deleted' } as const;

@@ -12,7 +12,8 @@ import { Input } from '../ui/Input';
 import { SecretDialog } from '../ui/SecretDialog';
 import { Select } from '../ui/Select';
 import { SubmitButton } from '../ui/SubmitButton';
-import { ENVIRONMENT_LABELS, type SecretRow } from './environments';
+import { ENVIRONMENT_LABELS } from '../configuration/environments';
+import type { SecretRow } from './secretRow';
 import styles from './secrets.module.css';
 
 interface Revealed {

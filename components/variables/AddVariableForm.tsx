@@ -11,7 +11,7 @@ import { Input } from '../ui/Input';
 import { Select } from '../ui/Select';
 import { SubmitButton } from '../ui/SubmitButton';
 import { useToast } from '../ui/Toast';
-import { ENVIRONMENT_LABELS, ENVIRONMENT_OPTIONS } from './environments';
+import { ENVIRONMENT_LABELS, ENVIRONMENT_OPTIONS } from '../configuration/environments';
 import styles from './variables.module.css';
 
 export function AddVariableForm({ projectId, environment: initialEnvironment }: { projectId: string; environment: Environment }) {

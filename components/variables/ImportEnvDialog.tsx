@@ -11,7 +11,7 @@ import { Button } from '../ui/Button';
 import { Dialog } from '../ui/Dialog';
 import { Select } from '../ui/Select';
 import { useToast } from '../ui/Toast';
-import { ENVIRONMENT_LABELS, ENVIRONMENT_OPTIONS } from './environments';
+import { ENVIRONMENT_LABELS, ENVIRONMENT_OPTIONS } from '../configuration/environments';
 import styles from './variables.module.css';
 
 /**

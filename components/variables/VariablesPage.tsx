@@ -20,7 +20,7 @@ import { PageHeader } from '../ui/PageHeader';
 import type { Column } from '../ui/Table';
 import { useToast } from '../ui/Toast';
 import { AddVariableForm } from './AddVariableForm';
-import { ENVIRONMENT_LABELS } from './environments';
+import { ENVIRONMENT_LABELS } from '../configuration/environments';
 import { ImportEnvDialog } from './ImportEnvDialog';
 import styles from './variables.module.css';
 

@@ -1,5 +1,6 @@
 import type { Environment } from '@/server/domains/variables/schema';
 
+/** How the panel names the deployment environments that secrets and variables share. */
 export const ENVIRONMENT_LABELS: Record<Environment, string> = {
   default: 'Default',
   development: 'Development',
