@@ -105,6 +105,19 @@ describe('creating secrets', () => {
     expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409]);
     expect(await listSecrets(owner, fresh)).toHaveLength(1);
   });
+
+  it('lets exactly one of concurrent creations of different names take the last free place', async () => {
+    const { projectId: fresh } = await createProject(owner);
+    for (let i = 0; i < 4; i += 1) expect((await createSecret(owner, fresh, { name: `KEPT_${i}`, value: 'v' })).status).toBe(201);
+    const racing = await Promise.all(['R1', 'R2', 'R3', 'R4'].map((name) => createSecret(owner, fresh, { name, value: 'v' })));
+    expect(racing.map((r) => (r.body?.success === false ? r.body.error.code : r.status)).sort()).toEqual([
+      201,
+      'SECRET_LIMIT_REACHED',
+      'SECRET_LIMIT_REACHED',
+      'SECRET_LIMIT_REACHED',
+    ]);
+    expect(await listSecrets(owner, fresh)).toHaveLength(5);
+  });
 });
 
 async function listSecrets(user: TestUser, project: string, query = ''): Promise<Secret[]> {

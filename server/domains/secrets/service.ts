@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { getDb, type DbOrTx, type Tx } from '../../../db';
 import { isUniqueViolation } from '../../../db/errors';
-import { billingItems, projects, secretAuditEntries, secretPacks, secrets, users } from '../../../db/schema';
+import { billingItems, secretAuditEntries, secretPacks, secrets, users } from '../../../db/schema';
 import { newId } from '../../../db/schema/ids';
 import { previewPurchase, purchaseCreation } from '../../billing/purchases';
 import type { Preview } from '../../billing/previewSchema';
@@ -10,6 +10,7 @@ import { getConfig } from '../../platform/config';
 import { effectiveConfiguration, type Environment } from '../../platform/configuration';
 import { open, seal } from '../../platform/encryption/envelope';
 import { AppError } from '../../platform/errors';
+import { lockProjectResource } from '../../platform/projectLocks';
 import { emit } from '../../platform/events';
 import {
   SECRET_PACK_SIZE,
@@ -59,7 +60,7 @@ export async function createSecret(
   const id = newId('sec');
   try {
     await db.transaction(async (tx) => {
-      await tx.select({ id: projects.id }).from(projects).where(eq(projects.id, projectId)).for('update');
+      await lockProjectResource(tx, projectId, 'secrets');
       await refuseTakenName(tx, projectId, input.environment, input.name);
       const usage = await usageOf(tx, projectId);
       if (usage.used >= usage.limit) {

@@ -1,10 +1,11 @@
-import { aliasedTable, and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { getDb, type DbOrTx, type Tx } from '../../../db';
+import { aliasedTable, and, asc, count, eq, inArray, type SQL } from 'drizzle-orm';
+import { getDb, type DbOrTx } from '../../../db';
 import { isUniqueViolation } from '../../../db/errors';
 import { users, variables } from '../../../db/schema';
 import { newId } from '../../../db/schema/ids';
 import { effectiveConfiguration, environmentSchema, type Environment } from '../../platform/configuration';
 import { AppError, validationError } from '../../platform/errors';
+import { lockProjectResource } from '../../platform/projectLocks';
 import { emit } from '../../platform/events';
 import { parseDotenv, type DotenvProblem } from './dotenv';
 import {
@@ -69,7 +70,7 @@ export async function createVariable(projectId: string, actorUserId: string, inp
   const id = newId('var');
   try {
     await db.transaction(async (tx) => {
-      await lockProjectVariables(tx, projectId);
+      await lockProjectResource(tx, projectId, 'variables');
       await refuseBeyondLimit(tx, projectId, 1);
       const now = new Date();
       await tx.insert(variables).values({
@@ -167,7 +168,7 @@ export async function importVariables(projectId: string, actorUserId: string, in
 
   const db = await getDb();
   return db.transaction(async (tx) => {
-    await lockProjectVariables(tx, projectId);
+    await lockProjectResource(tx, projectId, 'variables');
     const existing = await tx
       .select({ id: variables.id, name: variables.name, value: variables.value })
       .from(variables)
@@ -222,14 +223,6 @@ export async function importVariables(projectId: string, actorUserId: string, in
     });
     return report;
   });
-}
-
-/**
- * Creations and imports of one project take turns, so the limit holds under concurrent calls (two
- * creations could otherwise both count 499). A lock of its own keeps other writers of the project row unaffected.
- */
-async function lockProjectVariables(tx: Tx, projectId: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('variables'), hashtext(${projectId}))`);
 }
 
 async function refuseBeyondLimit(db: DbOrTx, projectId: string, adding: number): Promise<void> {

@@ -1,9 +1,10 @@
 import { and, asc, count, desc, eq, inArray, lt, type SQL } from 'drizzle-orm';
 import { getDb } from '../../../db';
-import { projects, webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints } from '../../../db/schema';
+import { webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints } from '../../../db/schema';
 import { newId } from '../../../db/schema/ids';
 import { seal } from '../../platform/encryption/envelope';
 import { AppError, invalidField } from '../../platform/errors';
+import { lockProjectResource } from '../../platform/projectLocks';
 import { emit, eventCatalogue, eventDeclaration } from '../../platform/events';
 import { checkOutboundUrl } from '../../platform/outbound';
 import { deliveryBody, holdPending } from './delivery';
@@ -53,8 +54,7 @@ export async function createEndpoint(projectId: string, input: CreateWebhookEndp
   const secret = newSigningSecret();
   const db = await getDb();
   return db.transaction(async (tx) => {
-    // The project's row serialises concurrent creations, so the limit holds.
-    await tx.select({ id: projects.id }).from(projects).where(eq(projects.id, projectId)).for('update');
+    await lockProjectResource(tx, projectId, 'webhooks');
     const [held] = await tx.select({ n: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.projectId, projectId));
     if ((held?.n ?? 0) >= WEBHOOK_ENDPOINTS_PER_PROJECT) {
       throw new AppError('WEBHOOK_ENDPOINT_LIMIT_REACHED', `A project can hold ${WEBHOOK_ENDPOINTS_PER_PROJECT} webhook endpoints; delete one to add another`);
