@@ -8,7 +8,7 @@ import { getConfig } from './server/platform/config';
 import { INTERNAL_HEADERS } from './server/platform/context';
 import { startJobs, stopJobs } from './server/platform/jobs';
 import { getLogger } from './server/platform/logger';
-import { restApi } from './server/app';
+import { restApi, runDomainStartups } from './server/app';
 import { clientAddress, loggablePath, securityHeaders } from './server/platform/http';
 import { REST_PREFIX } from './server/platform/rest/handler';
 
@@ -28,6 +28,7 @@ async function main(): Promise<void> {
     log.fatal({ err }, 'database migration failed; the server cannot start');
     process.exit(1);
   }
+  await runDomainStartups();
   if (config.JOBS_IN_PROCESS) await startJobs({ work: true });
 
   const nextApp = next({ dev, dir: process.cwd(), hostname: config.HOST, port: config.PORT });

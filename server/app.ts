@@ -1,7 +1,8 @@
 import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import { registerSuspensionHook } from './billing/suspension';
-import { registerResourceCounter } from './platform/counters';
-import type { DomainManifest, PanelArea } from './platform/domain';
+import { registerDeletionBlocker, registerResourceCounter } from './platform/counters';
+import type { DomainManifest, PanelArea, ProviderReport } from './platform/domain';
+import { getLogger } from './platform/logger';
 import { configureEventTypes } from './platform/events';
 import { configureSealedColumns } from './platform/encryption/rotation';
 import { configureEventHandlers } from './platform/events/dispatch';
@@ -51,6 +52,26 @@ export const PANEL_AREAS: { project: PanelArea[]; resources: PanelArea[] } = (()
   return { project: areas.filter((a) => a.section === 'project'), resources: areas.filter((a) => a.section === 'resources') };
 })();
 
+/** The backends behind the domains, real or simulated, as /healthz and the panel report them. */
+export function providerReports(): ProviderReport[] {
+  return DOMAINS.flatMap((d: DomainManifest) => [...(d.providers?.() ?? [])]);
+}
+
+/**
+ * Each domain's `startup`, once per serving process before it takes requests. One that fails is
+ * logged and the others still run: a Redis provider that cannot adopt must not keep the panel down.
+ */
+export async function runDomainStartups(): Promise<void> {
+  for (const domain of DOMAINS as readonly DomainManifest[]) {
+    if (!domain.startup) continue;
+    try {
+      await domain.startup();
+    } catch (err) {
+      getLogger().error({ err, domain: domain.name }, 'domain startup failed');
+    }
+  }
+}
+
 export const restApi = createRestApi({ router: appRouter, rawRoutes: DOMAINS.flatMap((d: DomainManifest) => d.rawRoutes ?? []) });
 
 configureJobs(JOBS);
@@ -60,5 +81,6 @@ configureEventHandlers(DOMAINS.flatMap((d: DomainManifest) => d.eventHandlers ??
 configureSealedColumns(DOMAINS.flatMap((d: DomainManifest) => d.sealedColumns ?? []));
 for (const domain of DOMAINS as readonly DomainManifest[]) {
   for (const counter of domain.counters ?? []) registerResourceCounter(counter);
+  for (const blocker of domain.deletionBlockers ?? []) registerDeletionBlocker(blocker);
   if (domain.suspension) registerSuspensionHook(domain.suspension);
 }

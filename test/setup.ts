@@ -29,6 +29,9 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'panel-test-'));
 process.env.DATA_DIR = dataDir;
 process.env.AUTH_SECRET ??= randomBytes(32).toString('hex');
 process.env.APP_URL ??= 'http://localhost:3000';
+// Real redis-server processes outlive a test file unless deleted; the suites that want them
+// (the provider's and the Redis domain's) switch to the embedded provider and clean up after it.
+process.env.REDIS_PROVIDER ??= 'simulator';
 
 await import('../server/platform/config');
 const { migrateDatabase } = await import('../db/migrate');

@@ -15,3 +15,4 @@ export * from './notifications';
 export * from './secrets';
 export * from './variables';
 export * from './webhooks';
+export * from './redis';

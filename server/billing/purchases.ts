@@ -424,3 +424,29 @@ export async function previewPurchase(projectId: string, monthly: number, now = 
   const payer = await loadPayer(db, projectId);
   return previewCreation(monthly, await chargeContextFor(db, projectId, payer.defaultCard, now));
 }
+
+/**
+ * For a resource that was bought but never worked (its provider could not start it): ends its
+ * billing item and credits what its creation charged (tax included) to the project's balance,
+ * which the next charges consume. The charge history is reduced by the same subtotal. Safe to
+ * repeat: only the call that ends the item credits. Returns the amount credited.
+ */
+export async function creditFailedCreation(tx: Tx, projectId: string, billingItemId: string, reason: string, now = new Date()): Promise<number> {
+  const [ended] = await tx
+    .update(billingItems)
+    .set({ endedAt: now })
+    .where(and(eq(billingItems.id, billingItemId), eq(billingItems.projectId, projectId), isNull(billingItems.endedAt)))
+    .returning({ category: billingItems.category, description: billingItems.description });
+  if (!ended) return 0;
+  const [purchase] = await tx
+    .select({ id: purchases.id, subtotal: purchases.subtotal, tax: purchases.tax })
+    .from(purchases)
+    .where(and(eq(purchases.billingItemId, billingItemId), eq(purchases.kind, 'create'), eq(purchases.status, 'completed')));
+  if (!purchase) return 0;
+  const amount = purchase.subtotal + (purchase.tax ?? 0);
+  if (amount > 0) {
+    await tx.insert(creditEntries).values({ id: newId('cre'), projectId, amount, reason: `${reason}: ${ended.description}`, purchaseId: purchase.id });
+  }
+  await recordCharge(tx, projectId, ended.category, -purchase.subtotal, `Credited back: ${ended.description}`, now);
+  return amount;
+}

@@ -7,6 +7,7 @@ import { invitationsDomain } from './invitations';
 import { membersDomain } from './members';
 import { notificationsDomain } from './notifications';
 import { projectsDomain } from './projects';
+import { redisDomain } from './redis';
 import { secretsDomain } from './secrets';
 import { serversDomain } from './servers';
 import { sshKeysDomain } from './sshKeys';
@@ -27,6 +28,7 @@ export const DOMAINS = [
   billingDomain,
   sshKeysDomain,
   serversDomain,
+  redisDomain,
   secretsDomain,
   variablesDomain,
   catalogDomain,

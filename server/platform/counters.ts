@@ -1,6 +1,7 @@
-import { and, count, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db, DbOrTx } from '../../db';
+import type { DeletionBlocker } from './domain';
 
 /** The `_count` counters of a project, as SPEC names them. */
 export const PROJECT_COUNTERS = ['servers', 'domains', 'members', 'apps', 'objectStorages', 'containerRegistries', 'databaseClusters'] as const;
@@ -78,13 +79,28 @@ export async function countProjectResources(db: DbOrTx, projectIds: string[]): P
   return result;
 }
 
-/** What still holds a project back from deletion, e.g. ["2 servers", "1 domain"]. */
+const deletionBlockers: DeletionBlocker[] = [];
+
+/** `server/app.ts` registers the manifests' blockers: paid resources that `_count` does not show. */
+export function registerDeletionBlocker(blocker: DeletionBlocker): void {
+  deletionBlockers.push(blocker);
+}
+
+/** What still holds a project back from deletion, e.g. ["2 servers", "1 domain", "1 Redis database"]. */
 export async function remainingResources(db: DbOrTx, projectId: string): Promise<string[]> {
   const counts = await countOneProject(db, projectId);
   const remaining: string[] = [];
+  const named = (n: number, label: string) => `${n} ${n === 1 ? label : `${label}s`}`;
   for (const counter of counters.values()) {
     const n = counts[counter.counter];
-    if (counter.blocksProjectDeletion && n > 0) remaining.push(`${n} ${n === 1 ? counter.label : `${counter.label}s`}`);
+    if (counter.blocksProjectDeletion && n > 0) remaining.push(named(n, counter.label));
+  }
+  for (const blocker of deletionBlockers) {
+    const [row] = await db
+      .select({ n: count() })
+      .from(blocker.table)
+      .where(and(eq(blocker.projectIdColumn, projectId), blocker.live));
+    if (row && row.n > 0) remaining.push(named(row.n, blocker.label));
   }
   return remaining;
 }

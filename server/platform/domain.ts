@@ -1,4 +1,5 @@
 import type { AnyRouter } from '@trpc/server';
+import type { SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { RequiredRole } from './auth/roles';
 import type { ScopeResource } from './auth/scopes';
@@ -49,6 +50,32 @@ export interface DomainManifest<TRouters extends Record<string, AnyRouter> = Rec
   suspension?: SuspensionHook;
   /** Columns holding values sealed with `server/platform/encryption` (bound to the row's id), which a master-key rotation re-wraps. */
   sealedColumns?: readonly SealedColumn[];
+  /**
+   * Runs once in each serving process after migrations and before it takes requests: taking over
+   * what outlives the process (the Redis processes the app started before it restarted). A
+   * failure is logged; the process still starts.
+   */
+  startup?: () => Promise<void>;
+  /** Paid resources outside `_count` that also hold a project back from deletion (see ResourceCounter). */
+  deletionBlockers?: readonly DeletionBlocker[];
+  /** The backends the domain runs on, as /healthz and the panel report them (real or simulated). */
+  providers?: () => readonly ProviderReport[];
+}
+
+/** Rows that hold a project back from deletion while live, e.g. "1 Redis database". */
+export interface DeletionBlocker {
+  label: string;
+  table: PgTable;
+  projectIdColumn: PgColumn;
+  live: SQL;
+}
+
+export interface ProviderReport {
+  /** What it provides, as /healthz keys it: `redis`. */
+  name: string;
+  /** `embedded` (real, on this host), `simulator`, or the production adapter's name. */
+  kind: string;
+  description: string;
 }
 
 /** A column of sealed values: `seal(value, <the row's id>)`, one per row, null where there is none. */

@@ -107,6 +107,11 @@ export function validationError(issues: ReadonlyArray<ZodIssueLike>): AppError {
   return new AppError('VALIDATION_ERROR', describeIssues(issues), { fields: fieldErrorsOf(issues) });
 }
 
+/** Whether a failure is the input failing its schema (before the operation ran), not one of the operation's own refusals. */
+export function isInputSchemaFailure(err: unknown): boolean {
+  return !findCause(err, isAppError) && isTrpcError(err) && findCause(err.cause, isZodError) !== undefined;
+}
+
 function findCause<T>(err: unknown, test: (e: unknown) => e is T): T | undefined {
   let current: unknown = err;
   for (let depth = 0; current && depth < 6; depth += 1) {

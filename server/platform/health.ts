@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { getDbHandle } from '../../db';
 import { sealedValueStatus } from './encryption/rotation';
+import type { ProviderReport } from './domain';
 import { getLogger } from './logger';
 
 export interface Health {
@@ -14,10 +15,12 @@ export interface Health {
    * key rotation is finished, and the old key can be removed, once this is 0.
    */
   encryption?: { currentKey: string; sealedUnderOtherKeys: number };
+  /** The backend of each provider-backed domain: `embedded` is real on this host, `simulator` is not. */
+  providers?: Record<string, { kind: string; description: string }>;
 }
 
 /** Liveness of what the app cannot work without: the database. */
-export async function checkHealth(): Promise<Health> {
+export async function checkHealth(providers: readonly ProviderReport[] = []): Promise<Health> {
   try {
     const handle = await getDbHandle();
     await handle.db.execute(sql`select 1`);
@@ -28,6 +31,7 @@ export async function checkHealth(): Promise<Health> {
       driver: handle.driver,
       node: process.version,
       encryption: { currentKey: sealed.currentKeyId, sealedUnderOtherKeys: sealed.underOtherKeys },
+      providers: Object.fromEntries(providers.map((p) => [p.name, { kind: p.kind, description: p.description }])),
     };
   } catch (err) {
     getLogger().error({ err }, 'health check failed');

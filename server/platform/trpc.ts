@@ -7,7 +7,7 @@ import type { ProjectAccess } from './auth/projectAccess';
 import type { ProjectRole } from './auth/roles';
 import type { RequestContext } from './context';
 import { getConfig } from './config';
-import { AppError, toAppError, TRPC_CODE_OF, validationError, type ErrorCode } from './errors';
+import { AppError, isInputSchemaFailure, toAppError, TRPC_CODE_OF, validationError, type ErrorCode } from './errors';
 import { idempotently } from './idempotency';
 import { refuseUnstorableText } from './storableText';
 
@@ -23,6 +23,12 @@ export interface ProcedureMeta extends OpenApiMeta, AccessRules {
    * its access, path and method; the document lists both, each under its status from ERROR_STATUS.
    */
   errors?: readonly ErrorCode[];
+  /**
+   * The code input failing its schema answers instead of VALIDATION_ERROR (422), where SPEC names
+   * another status for it (the Redis preview without `planSlug` is a 400). The operation's own
+   * refusals keep their codes. List it in `errors` too.
+   */
+  invalidInputCode?: ErrorCode;
   /**
    * The JSON body as this deployment takes it, when the input schema cannot say it alone (a body
    * whose shape depends on the payments mode); the document shows this one.
@@ -55,6 +61,9 @@ export const createCallerFactory = t.createCallerFactory;
 /** An AppError as the TRPCError whose code gives /api/trpc the right status too, with the operation's docs link on refusals. */
 function toTrpcError(error: unknown, meta: ProcedureMeta | undefined): TRPCError {
   let app = toAppError(error);
+  if (meta?.invalidInputCode && isInputSchemaFailure(error)) {
+    app = new AppError(meta.invalidInputCode, app.message, { headers: app.headers, fields: app.fields, cause: app });
+  }
   if (meta?.docsPath && !app.docsUrl && app.status < 500) {
     app = new AppError(app.code, app.message, { docsUrl: `${getConfig().APP_URL}${meta.docsPath}`, headers: app.headers, fields: app.fields, cause: app });
   }

@@ -98,9 +98,10 @@ const cache = new Map<string, CacheEntry>();
 /**
  * The catalogue is the same for every caller and changes rarely, so each list is fetched once per
  * TTL per process. The promise is cached, so a burst of first requests makes one upstream call; a
- * failed fetch is forgotten at once so the next request tries again.
+ * failed fetch is forgotten at once so the next request tries again. Other domains' catalogues
+ * (Redis plans) use it too, so one `clearCatalogCache` forgets them all.
  */
-function cached<T>(key: string, load: () => Promise<T>): Promise<T> {
+export function cached<T>(key: string, load: () => Promise<T>): Promise<T> {
   const now = Date.now();
   const hit = cache.get(key);
   if (hit && hit.expiresAt > now) return hit.value as Promise<T>;

@@ -42,6 +42,8 @@ const instanceFileSchema = z.object({
   persistence: z.enum(REDIS_PERSISTENCE),
   port: z.number().int(),
   replicaPort: z.number().int().nullable(),
+  /** Set while writes are refused (a billing suspension); applied again after every start. */
+  readOnly: z.boolean().default(false),
 });
 type InstanceFile = z.infer<typeof instanceFileSchema>;
 
@@ -155,6 +157,11 @@ async function withClient<T>(port: number, password: string, run: (client: Redis
   }
 }
 
+/** The default user keeps every command but those of the @write category while read-only. */
+async function applyAccessMode(port: number, password: string, readOnly: boolean): Promise<void> {
+  await withClient(port, password, (client) => client.call('ACL', 'SETUSER', 'default', readOnly ? '-@write' : '+@all'));
+}
+
 function infoField(info: string, name: string): string | undefined {
   return new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1]?.trim();
 }
@@ -187,7 +194,15 @@ export class EmbeddedRedisProvider implements RedisProvider {
     }
     const port = await this.allocatePort();
     const replicaPort = spec.replication ? await this.allocatePort() : null;
-    const file: InstanceFile = { id: spec.id, memoryMb: spec.memoryMb, replication: spec.replication, persistence: spec.persistence, port, replicaPort };
+    const file: InstanceFile = {
+      id: spec.id,
+      memoryMb: spec.memoryMb,
+      replication: spec.replication,
+      persistence: spec.persistence,
+      port,
+      replicaPort,
+      readOnly: false,
+    };
     const password = randomBytes(24).toString('base64url');
     try {
       await this.writeInstance(file, password);
@@ -230,6 +245,23 @@ export class EmbeddedRedisProvider implements RedisProvider {
       networkOutBytes: number('total_net_output_bytes'),
       operations: number('total_commands_processed'),
     };
+  }
+
+  async setReadOnly(id: string, readOnly: boolean): Promise<void> {
+    const instance = await this.known(id);
+    instance.file = { ...instance.file, readOnly };
+    try {
+      await writeFile(path.join(this.dirOf(id), 'instance.json'), JSON.stringify(instance.file, null, 2), { mode: 0o600 });
+    } catch (err) {
+      throw upstream(`Could not record the access mode of Redis database ${id}`, err);
+    }
+    if (this.runningPid(instance, 'primary') === null) return;
+    try {
+      await applyAccessMode(instance.file.port, instance.password, readOnly);
+    } catch (err) {
+      throw upstream(`Redis database ${id} cannot be reached`, err);
+    }
+    getLogger().info({ redisId: id, readOnly }, 'redis database access mode changed');
   }
 
   async deprovision(id: string): Promise<void> {
@@ -390,6 +422,8 @@ export class EmbeddedRedisProvider implements RedisProvider {
         if (instance.stopping) return;
         this.spawnProcess(instance, role);
         await this.waitUntilServing(instance, role);
+        // The ACL lives in the process, not in redis.conf: a restarted primary takes the mode again.
+        if (role === 'primary' && instance.file.readOnly) await applyAccessMode(instance.file.port, instance.password, true);
       }
       if (!instance.stopping) instance.status = 'ready';
     } catch (err) {

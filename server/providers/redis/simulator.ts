@@ -12,6 +12,7 @@ interface SimulatedDatabase {
   createdAt: number;
   /** Decided at provisioning: REDIS_SIM_FAIL=start makes the database end `failed`. */
   failsToStart: boolean;
+  readOnly: boolean;
 }
 
 export interface RedisSimulatorOptions {
@@ -77,6 +78,15 @@ export class RedisSimulator implements RedisProvider {
     return { memoryUsedBytes, memoryLimitBytes, networkInBytes: operations * 48, networkOutBytes: operations * 160, operations };
   }
 
+  async setReadOnly(id: string, readOnly: boolean): Promise<void> {
+    this.known(id).readOnly = readOnly;
+  }
+
+  /** What `setReadOnly` last set, for tests. */
+  isReadOnly(id: string): boolean {
+    return this.known(id).readOnly;
+  }
+
   async deprovision(id: string): Promise<void> {
     this.failIfInjected('deprovision');
     checkId(id);
@@ -102,7 +112,7 @@ export class RedisSimulator implements RedisProvider {
       tls: false,
       password: randomBytes(24).toString('base64url'),
     };
-    const database = { spec: { ...spec }, endpoint, createdAt, failsToStart };
+    const database = { spec: { ...spec }, endpoint, createdAt, failsToStart, readOnly: false };
     this.databases.set(spec.id, database);
     return database;
   }

@@ -34,7 +34,7 @@ export type RedisSpec = z.infer<typeof redisSpecSchema>;
 export interface RedisEndpoint {
   host: string;
   port: number;
-  tls: false;
+  tls: boolean;
   /** The default user's password; the provider never logs it. */
   password: string;
 }
@@ -64,6 +64,11 @@ export interface RedisProvider {
   provision(spec: RedisSpec): Promise<RedisEndpoint>;
   /** NOT_FOUND for an unknown id. */
   status(id: string): Promise<RedisStatus>;
+  /**
+   * Read-only refuses every write command (NOPERM) and keeps reads, replication and the data; it
+   * survives restarts. A billing suspension uses it. NOT_FOUND for an unknown id.
+   */
+  setReadOnly(id: string, readOnly: boolean): Promise<void>;
   /** Stops every process of the database and removes its data; succeeds for an id that is already gone. */
   deprovision(id: string): Promise<void>;
   /** Figures read from the primary's INFO; zeroes while provisioning. NOT_FOUND for an unknown id. */
