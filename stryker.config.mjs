@@ -13,6 +13,7 @@ export default {
     'server/platform/rateLimit/**/*.ts',
     '!server/platform/rateLimit/**/*.test.ts',
     'server/platform/rest/requestBudget.ts',
+    'server/domains/redis/catalogue.ts',
   ],
   coverageAnalysis: 'perTest',
   thresholds: { high: 95, low: 90, break: 90 },

@@ -24,6 +24,10 @@ export default defineConfig({
           setupFiles: ['test/setup.ts'],
         },
       },
+      {
+        extends: true,
+        test: { name: 'redis-catalogue', include: ['server/domains/redis/catalogue.test.ts'], setupFiles: ['test/setup.ts'] },
+      },
     ],
   },
 });

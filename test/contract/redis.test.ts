@@ -5,7 +5,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import Redis from 'ioredis';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { providerReports } from '../../server/app';
 import { resetConfigForTests } from '../../server/platform/config';
+import { checkHealth } from '../../server/platform/health';
 import { clearCatalogCache } from '../../server/domains/catalog/service';
 import { getRedisProvider, resetRedisProviderForTests } from '../../server/providers/redis';
 import { findExecutable } from '../../server/providers/redis/index';
@@ -141,6 +143,15 @@ describe('Redis catalogue', () => {
     expect(sgp.plans).not.toContain('redis-8gb');
     expect(sgp.plans).toContain('redis-1gb');
     expect(sgp.planTypes).toEqual([]);
+  });
+});
+
+describe('Redis provider report', () => {
+  it('tells /healthz whether databases are simulated or real', async () => {
+    expect((await checkHealth(providerReports())).providers?.redis).toMatchObject({ kind: 'simulator', description: expect.stringMatching(/^Simulator/) });
+    if (!binary) return;
+    await configureRedis(EMBEDDED);
+    expect((await checkHealth(providerReports())).providers?.redis).toMatchObject({ kind: 'embedded', description: expect.stringContaining('127.0.0.1') });
   });
 });
 

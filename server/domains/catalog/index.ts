@@ -1,7 +1,7 @@
 import { defineDomain } from '../../platform/domain';
 import { catalogRouter, infraCatalogRouter } from './router';
 
-export { cached as cachedCatalogue, CATALOG_CACHE_CONTROL, serverCatalog, type ServerCatalog } from './service';
+export { cached as cachedCatalogue, CATALOG_CACHE_CONTROL, clearCatalogCache, serverCatalog, type ServerCatalog } from './service';
 
 /** What can be bought and where: the same for every customer. */
 export const catalogDomain = defineDomain({

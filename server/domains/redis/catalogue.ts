@@ -38,7 +38,7 @@ export function listRedisRegions(): Promise<RedisRegion[]> {
     const [{ regions }, plans] = await Promise.all([loadCatalogue(), listRedisPlans()]);
     const families = [...new Set(plans.map((p) => p.planType))];
     return regions.map((r) => {
-      const sold = r.available ? plans.filter((p) => p.regions.includes(r.slug)) : [];
+      const sold = plans.filter((p) => p.regions.includes(r.slug));
       return {
         slug: r.slug,
         name: r.name,
@@ -97,9 +97,11 @@ async function loadCatalogue() {
     db.select().from(redisRegions).orderBy(asc(redisRegions.sortOrder), asc(redisRegions.slug)),
     db.select().from(redisPlanRegions),
   ]);
-  const order = new Map(regions.map((r, i) => [r.slug, i]));
+  // A closed region sells nothing, so it is not among the regions a plan is sold in.
+  const order = new Map(regions.filter((r) => r.available).map((r, i) => [r.slug, i]));
   const soldIn = new Map<string, string[]>();
-  for (const pair of pairs.sort((a, b) => (order.get(a.regionSlug) ?? 0) - (order.get(b.regionSlug) ?? 0))) {
+  const open = pairs.filter((pair) => order.has(pair.regionSlug));
+  for (const pair of open.sort((a, b) => order.get(a.regionSlug)! - order.get(b.regionSlug)!)) {
     const list = soldIn.get(pair.planSlug) ?? [];
     list.push(pair.regionSlug);
     soldIn.set(pair.planSlug, list);
