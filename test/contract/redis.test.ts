@@ -218,6 +218,19 @@ describe('Redis purchases', () => {
     expectError(await createCall(paid.owner, paid.projectId), 409, 'CONFLICT');
   });
 
+  it('creates one database and charges once for a creation repeated with the same Idempotency-Key, and for concurrent ones', async () => {
+    const { owner, projectId } = await paidProject();
+    const headers = { 'idempotency-key': 'create-cache-1' };
+    const body = { name: 'cache', planSlug: 'redis-256mb', region: 'fra1' };
+    const first = await api<RedisDatabase>('POST', base(projectId), { cookie: owner.cookie, body, headers });
+    const again = await api<RedisDatabase>('POST', base(projectId), { cookie: owner.cookie, body, headers });
+    expect(again.data.id).toBe(first.data.id);
+    const racing = await Promise.all([createCall(owner, projectId, { name: 'racer' }), createCall(owner, projectId, { name: 'racer' })]);
+    expect(racing.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(await queryRows(sql`select id from redis_databases where project_id = ${projectId}`)).toHaveLength(2);
+    expect(await ledgerIntents(owner.id)).toHaveLength(2);
+  });
+
   it('answers 402 CARD_DECLINED and creates nothing when the charge is declined', async () => {
     const { owner, projectId } = await paidProject(CARDS.declinesOnCharge);
     expectError(await createCall(owner, projectId), 402, 'CARD_DECLINED');

@@ -173,7 +173,8 @@ export async function redisUsage(projectId: string, redisId: string, now = new D
   }
   return {
     memoryUsedBytes: latest.memoryUsedBytes,
-    memoryLimitBytes: latest.memoryLimitBytes,
+    // The plan is ours: the limit is what was bought, whatever a provider that lost track would say.
+    memoryLimitBytes: limit,
     networkInBytes: latest.networkInBytes,
     networkOutBytes: latest.networkOutBytes,
     operations: latest.operations,
