@@ -146,7 +146,8 @@ export class ManagedApiRedisProvider implements RedisProvider {
   }
 
   async status(id: string): Promise<RedisStatus> {
-    return statusOf(await this.known(id, 'reading the database'));
+    const operation = 'reading the database';
+    return statusOf(await this.known(id, operation), operation);
   }
 
   /**
@@ -193,7 +194,7 @@ export class ManagedApiRedisProvider implements RedisProvider {
     const operation = 'reading usage';
     const database = await this.known(id, operation);
     const memoryLimitBytes = database.db_disk_threshold ?? 0;
-    if (statusOf(database) !== 'ready') return { memoryUsedBytes: 0, memoryLimitBytes, networkInBytes: 0, networkOutBytes: 0, operations: 0 };
+    if (statusOf(database, operation) !== 'ready') return { memoryUsedBytes: 0, memoryLimitBytes, networkInBytes: 0, networkOutBytes: 0, operations: 0 };
     const { json } = await this.call('GET', `/v2/redis/stats/${encodeURIComponent(database.database_id)}`, operation);
     const stats = parse(statsSchema, json, operation);
     return {
@@ -336,7 +337,8 @@ export class ManagedApiRedisProvider implements RedisProvider {
   }
 
   private redact(text: string): string {
-    return text.split(this.#apiKey).join('[redacted]').split(this.#authorization.slice('Basic '.length)).join('[redacted]');
+    const secrets = [this.#apiKey, this.#authorization.slice('Basic '.length)].filter((secret) => secret !== '');
+    return secrets.reduce((redacted, secret) => redacted.split(secret).join('[redacted]'), text);
   }
 }
 
@@ -355,7 +357,7 @@ class ManagedRedisApiError extends Error {
  * `creating` until Upstash serves it; `suspended` (the account stopped it) and `passive` (an idle
  * database parked) do not serve, which the domain treats as a start that failed.
  */
-function statusOf(database: UpstreamDatabase): RedisStatus {
+function statusOf(database: UpstreamDatabase, operation: string): RedisStatus {
   switch (database.state) {
     case 'active':
       return 'ready';
@@ -365,7 +367,7 @@ function statusOf(database: UpstreamDatabase): RedisStatus {
     case 'passive':
       return 'failed';
     default:
-      throw new AppError('UPSTREAM_ERROR', unexpectedResponse('reading the database'), {
+      throw new AppError('UPSTREAM_ERROR', unexpectedResponse(operation), {
         cause: new Error(`Unknown database state ${JSON.stringify(database.state)}`),
       });
   }
