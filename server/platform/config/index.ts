@@ -189,8 +189,30 @@ const envSchema = z
           }),
         ),
       ),
-    /** `embedded` runs one redis-server per database on this host; without the binary the simulator stands in. */
-    REDIS_PROVIDER: z.enum(['embedded', 'simulator']).default('embedded'),
+    /**
+     * `embedded` runs one redis-server per database on this host; without the binary the simulator
+     * stands in. `managed-api` has an Upstash-style managed-Redis API run them.
+     */
+    REDIS_PROVIDER: z.enum(['embedded', 'simulator', 'managed-api']).default('embedded'),
+    REDIS_API_URL: z
+      .url({ protocol: /^https?$/, message: 'REDIS_API_URL must be an http:// or https:// URL' })
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    /** The account email: the user name of the API's basic auth. */
+    REDIS_API_EMAIL: z
+      .string()
+      .min(1)
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    REDIS_API_KEY: z
+      .string()
+      .min(1)
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    /** Where databases' primaries run, and where the replica of a database sold with replication runs. */
+    REDIS_API_REGION: z.string().min(1).default('us-east-1'),
+    REDIS_API_READ_REGION: z.string().min(1).default('us-east-2'),
+    REDIS_API_TIMEOUT_SECONDS: z.coerce.number().min(1).max(300).default(30),
     /** A path, or a name looked up in PATH. */
     REDIS_SERVER_BINARY: z.string().min(1).default('redis-server'),
     REDIS_PORT_RANGE: z
@@ -234,6 +256,14 @@ const envSchema = z
     if (env.INFRA_PROVIDER === 'droplets') {
       for (const name of ['INFRA_API_URL', 'INFRA_API_TOKEN'] as const) {
         if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: `${name} is required when INFRA_PROVIDER=droplets` });
+      }
+    }
+    if (env.REDIS_PROVIDER === 'managed-api') {
+      for (const name of ['REDIS_API_URL', 'REDIS_API_EMAIL', 'REDIS_API_KEY'] as const) {
+        if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: `${name} is required when REDIS_PROVIDER=managed-api` });
+      }
+      if (env.REDIS_API_READ_REGION === env.REDIS_API_REGION) {
+        ctx.addIssue({ code: 'custom', path: ['REDIS_API_READ_REGION'], message: 'REDIS_API_READ_REGION must differ from REDIS_API_REGION' });
       }
     }
   });

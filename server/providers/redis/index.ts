@@ -3,6 +3,7 @@ import path from 'node:path';
 import { getConfig } from '../../platform/config';
 import { getLogger } from '../../platform/logger';
 import { EmbeddedRedisProvider } from './embedded';
+import { ManagedApiRedisProvider } from './managedApi';
 import { RedisSimulator } from './simulator';
 import type { RedisProvider } from './types';
 
@@ -34,6 +35,20 @@ let provider: RedisProvider | undefined;
 export function getRedisProvider(): RedisProvider {
   if (!provider) {
     const config = getConfig();
+    if (config.REDIS_PROVIDER === 'managed-api') {
+      if (!config.REDIS_API_URL || !config.REDIS_API_EMAIL || !config.REDIS_API_KEY) {
+        throw new Error('REDIS_API_URL, REDIS_API_EMAIL and REDIS_API_KEY are required when REDIS_PROVIDER=managed-api');
+      }
+      provider = new ManagedApiRedisProvider({
+        apiUrl: config.REDIS_API_URL,
+        email: config.REDIS_API_EMAIL,
+        apiKey: config.REDIS_API_KEY,
+        primaryRegion: config.REDIS_API_REGION,
+        readRegion: config.REDIS_API_READ_REGION,
+        timeoutMs: config.REDIS_API_TIMEOUT_SECONDS * 1000,
+      });
+      return provider;
+    }
     const binary = config.REDIS_PROVIDER === 'embedded' ? findExecutable(config.REDIS_SERVER_BINARY) : null;
     if (binary) {
       provider = new EmbeddedRedisProvider({

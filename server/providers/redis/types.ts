@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * The Redis provider: where managed Redis databases actually run, one instance per database. The
  * embedded provider runs a `redis-server` per database on this host; the simulator stands in where
- * no binary is installed. Every method throws AppError('UPSTREAM_ERROR') when a process cannot be
+ * no binary is installed; the managed-api provider has a managed-Redis HTTP API run them. Every method throws AppError('UPSTREAM_ERROR') when a process cannot be
  * started or reached, and AppError('NOT_FOUND') for an id the provider does not know where noted.
  */
 
@@ -53,7 +53,7 @@ export interface RedisUsage {
 }
 
 export interface RedisProvider {
-  readonly kind: 'embedded' | 'simulator';
+  readonly kind: 'embedded' | 'simulator' | 'managed-api';
   /** One sentence for /healthz and the panel. */
   readonly description: string;
   /**
