@@ -16,3 +16,6 @@ export * from './secrets';
 export * from './variables';
 export * from './webhooks';
 export * from './redis';
+export * from './domains';
+export * from './integrations';
+export * from './dnsSimulator';

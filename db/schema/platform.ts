@@ -85,3 +85,24 @@ export const idempotencyKeys = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.credential, t.keyHash] }), index('idempotency_keys_expires_idx').on(t.expiresAt)],
 );
+
+/**
+ * The `state` of an OAuth (or app-install) round trip: signed, short-lived and single-use. The row
+ * is keyed by the SHA-256 of the state's random part, so a leaked database holds no usable state.
+ */
+export const oauthStates = pgTable('oauth_states', {
+  id: text('id').primaryKey(),
+  /** What the round trip connects, e.g. `dns-provider`. */
+  purpose: text('purpose').notNull(),
+  projectId: text('project_id')
+    .notNull()
+    .references(() => projects.id, { onDelete: 'cascade' }),
+  userId: text('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** The relative panel path to return to. */
+  returnTo: text('return_to').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});

@@ -30,6 +30,8 @@ const CODE_MEANINGS: Record<ErrorCode, string> = {
   EMAIL_NOT_VERIFIED: "the account's email address must be verified first (the link in the verification email), or the invitation link's secret sent",
   IDEMPOTENCY_IN_PROGRESS: 'a request with the same Idempotency-Key is still running; retry once it has finished',
   VARIABLE_LIMIT_REACHED: 'the project holds as many variables as it may (all environments together); delete some first',
+  DNS_PROVIDER_NOT_CONNECTED: 'the project has no DNS provider connected; connect one with an API token (or OAuth) first',
+  DNS_CREDENTIAL_INVALID: 'the DNS provider refused the stored credential (revoked or expired); connect again',
   PAYLOAD_TOO_LARGE: 'the body is too large',
   UNSUPPORTED_MEDIA_TYPE: 'the body is not JSON (send Content-Type: application/json)',
   VALIDATION_ERROR: 'the body, path or query failed validation; `fields` names each failing field',
