@@ -394,10 +394,13 @@ function PlanOptions({
               </span>
               <span className={styles.slug}>{plan.slug}</span>
               <span className={styles.specs}>
-                <span>{formatMemory(plan.memoryMb)} memory</span>
-                <span>{formatMemory(usableMb)} usable</span>
-                <span>{formatCpu(plan.cpuMilli)}</span>
-                <span>{plan.supportsPersistence ? 'Persistence' : 'No persistence'}</span>
+                <span>
+                  {formatMemory(plan.memoryMb)} memory · {formatMemory(usableMb)} usable
+                </span>
+                <span>
+                  {formatCpu(plan.cpuMilli)} · {plan.supportsPersistence ? 'persistence' : 'no persistence'}
+                  {plan.supportsReplication ? ' · replica' : ''}
+                </span>
               </span>
               {sold ? null : (
                 <span className={styles.unavailable}>

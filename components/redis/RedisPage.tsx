@@ -49,7 +49,7 @@ export function RedisPage({ provider }: { provider: RedisProviderInfo }) {
           <Link href={projectPath(project.id, `redis/${db.id}`)} className={styles.nameLink}>
             {db.name}
           </Link>
-          <div className="cell-sub">{planName(db.planSlug, plans.data)}</div>
+          <div className={`cell-sub ${styles.planUnderName}`}>{planName(db.planSlug, plans.data)}</div>
         </div>
       ),
     },
@@ -58,11 +58,9 @@ export function RedisPage({ provider }: { provider: RedisProviderInfo }) {
       header: 'Plan',
       className: 'hide-sm',
       cell: (db) => (
-        <div>
-          <div className="mono" style={{ fontSize: 13 }}>
-            {db.planSlug}
-          </div>
-          <div className="cell-sub">{formatMemory(db.memoryMb)} memory</div>
+        <div className={styles.nowrap}>
+          <div>{planName(db.planSlug, plans.data)}</div>
+          <div className="cell-sub mono">{db.planSlug}</div>
         </div>
       ),
     },
@@ -70,7 +68,7 @@ export function RedisPage({ provider }: { provider: RedisProviderInfo }) {
       header: 'Region',
       className: 'hide-xs',
       cell: (db) => (
-        <div>
+        <div className={styles.nowrap}>
           <div>{regionName(db.region, regions.data)}</div>
           <div className="cell-sub mono">{db.region}</div>
         </div>

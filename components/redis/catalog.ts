@@ -64,7 +64,8 @@ export function formatBytes(bytes: number): string {
     unit += 1;
   }
   const digits = unit === 0 || value >= 100 ? 0 : value >= 10 ? 1 : 2;
-  return `${value.toFixed(digits)} ${BYTE_UNITS[unit]}`;
+  // Number() drops the zeros toFixed pads with: "1 GB", not "1.00 GB".
+  return `${Number(value.toFixed(digits))} ${BYTE_UNITS[unit]}`;
 }
 
 /**
