@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import type { Page } from '@playwright/test';
 import { createAccountViaApi, createProject, expect, newAccount, signIn, test } from './fixtures';
-import { addTestCard } from './serverFixtures';
+import { addTestCard, apiWrite } from './serverFixtures';
 import type { RedisDatabase } from '../server/domains/redis/schema';
 
 /** Amounts as the panel prints them: "$1.23" → 123 minor units. */
@@ -174,4 +174,30 @@ test('create a Redis database in the panel, watch it become ready, copy its URL,
   await expect(page.getByRole('table', { name: 'Redis databases' })).toHaveCount(0);
   expect(await listRedisViaApi(page, projectId)).toEqual([]);
   if (provider === 'embedded') await expect(ping(url)).rejects.toThrow();
+});
+
+test('the create form says why a database was refused: no saved card (402), then a name already taken (409)', async ({ page, account }) => {
+  await signIn(page, account);
+  const projectId = await createProject(page, `Redis refusals ${Date.now().toString(36)}`);
+
+  await page.goto(`/projects/${projectId}/redis/new`);
+  await page.getByLabel('Database name').fill('queue');
+  await page
+    .getByRole('radiogroup', { name: 'Region' })
+    .getByRole('radio', { name: /New York/ })
+    .check();
+  await page.getByRole('radiogroup', { name: 'Plan' }).locator('label').filter({ hasText: 'Hobby 256 MB' }).getByRole('radio').check();
+  await expect(page.getByRole('region', { name: 'Price preview' })).toContainText('$5.00/month');
+  await page.getByRole('button', { name: /^Create and pay \$/ }).click();
+  const alert = page.getByRole('alert').filter({ hasText: 'A payment card is needed' });
+  await expect(alert.getByRole('link', { name: 'Add a card on the Billing page' })).toHaveAttribute('href', `/projects/${projectId}/billing`);
+  await expect(page).toHaveURL(/\/redis\/new$/);
+
+  await addTestCard(page, projectId);
+  await apiWrite(page, 'post', `/v1/projects/${projectId}/redis`, { name: 'queue', planSlug: 'redis-256mb', region: 'nyc1' });
+  await page.getByRole('button', { name: /^Create and pay \$/ }).click();
+  await expect(page.getByText('A Redis database named "queue" already exists in this project')).toBeVisible();
+  await expect(page).toHaveURL(/\/redis\/new$/);
+
+  for (const database of await listRedisViaApi(page, projectId)) await apiWrite(page, 'delete', `/v1/projects/${projectId}/redis/${database.id}`);
 });
