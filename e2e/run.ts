@@ -6,14 +6,17 @@
  * TEST_DATABASE_URL names a PostgreSQL server, a database created for this run and dropped after.
  * E2E_SKIP_BUILD=1 reuses the existing build. Arguments are passed on to `playwright test`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { buildApp, createTemporaryDatabase, freePort, logTail, ROOT, run, stopProcessGroup, waitForHealth, type TemporaryDatabase } from '../test/processes';
 
 const OUTPUT_DIR = path.join(ROOT, 'e2e', '.output');
 const SERVER_LOG = path.join(OUTPUT_DIR, 'server.log');
+/** Ports of their own for the run's redis-server processes, away from the default range a dev server on this host uses. */
+const REDIS_PORT_RANGE = '28600-28699';
 
 async function main(): Promise<number> {
   mkdirSync(OUTPUT_DIR, { recursive: true });
@@ -39,6 +42,7 @@ async function main(): Promise<number> {
   async function cleanup(): Promise<void> {
     if (server) await stopProcessGroup(server);
     server = undefined;
+    await stopRedisServers(dataDir);
     if (database) await database.drop().catch((err: unknown) => console.error('e2e: could not drop the test database:', err));
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -84,6 +88,7 @@ function startServer(port: number, baseUrl: string, dataDir: string, databaseUrl
     SECRETS_PACK_PRICE_MONTHLY: process.env.SECRETS_PACK_PRICE_MONTHLY ?? '300',
     // The webhooks journey delivers to a receiver on loopback.
     OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
+    REDIS_PORT_RANGE,
   };
   // The suite reads mail from the dev mailbox, which only exists without SMTP.
   delete env.SMTP_URL;
@@ -98,6 +103,64 @@ function startServer(port: number, baseUrl: string, dataDir: string, databaseUrl
   });
   closeSync(log);
   return child;
+}
+
+/**
+ * Embedded Redis databases run detached so they outlive an app restart; a journey that failed
+ * before deleting its database would leave one running after the run. Each process is stopped by
+ * its pid file under the run's DATA_DIR, once its title shows the port its redis.conf names (a
+ * pid file can outlive its process, and the pid be reused).
+ */
+async function stopRedisServers(dataDir: string): Promise<void> {
+  const root = path.join(dataDir, 'redis');
+  if (!existsSync(root)) return;
+  const pids: number[] = [];
+  for (const database of readdirSync(root)) {
+    for (const role of ['primary', 'replica']) {
+      const dir = path.join(root, database, role);
+      const pid = Number(readOptional(path.join(dir, 'redis.pid')));
+      const port = /^port (\d+)$/m.exec(readOptional(path.join(dir, 'redis.conf')))?.[1];
+      if (Number.isInteger(pid) && pid > 0 && port && processTitle(pid).includes(`:${port}`)) pids.push(pid);
+    }
+  }
+  for (const pid of pids) signal(pid, 'SIGTERM');
+  const deadline = Date.now() + 5000;
+  while (pids.some(isAlive) && Date.now() < deadline) await sleep(100);
+  for (const pid of pids.filter(isAlive)) signal(pid, 'SIGKILL');
+  if (pids.length > 0) console.log(`e2e: stopped ${pids.length} redis-server process(es) left by the run`);
+}
+
+function readOptional(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function processTitle(pid: number): string {
+  try {
+    return execFileSync('ps', ['-o', 'command=', '-p', String(pid)], { encoding: 'utf8' });
+  } catch {
+    return '';
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // Already gone.
+  }
 }
 
 function printServerLogTail(): void {

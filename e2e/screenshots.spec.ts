@@ -1,8 +1,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from '@playwright/test';
+import postgres from 'postgres';
+import type { RedisDatabase } from '../server/domains/redis/schema';
+import { appDatabaseUrl } from './billingClock';
 import { createAccountViaApi, createProject, expect, newAccount, newestMail, signIn, test } from './fixtures';
-import { addSshKeyViaApi, addTestCard, createServerViaApi, newEd25519PublicKey, serverActionViaApi, waitForServerStatus } from './serverFixtures';
+import { addSshKeyViaApi, addTestCard, apiWrite, createServerViaApi, newEd25519PublicKey, serverActionViaApi, waitForServerStatus } from './serverFixtures';
 
 const SCREENSHOT_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'screenshots');
 const VIEWPORTS = [
@@ -194,4 +197,107 @@ test('screenshots of an unverified address and its verification', async ({ page,
   await anonymous.close();
   await page.goto(verifyLink);
   await capture(page, 'verify-email', page.getByText('Your email address is verified'));
+});
+
+/** Reads the Redis databases until the named one is READY; reads are what settle a provisioning one. */
+async function waitForRedisReady(page: Page, projectId: string, name: string): Promise<RedisDatabase> {
+  let found: RedisDatabase | undefined;
+  await expect(async () => {
+    const res = await page.request.get(`/v1/projects/${projectId}/redis`);
+    found = ((await res.json()) as { data: RedisDatabase[] }).data.find((d) => d.name === name);
+    expect(found?.status).toBe('READY');
+  }).toPass({ timeout: 30_000, intervals: [500] });
+  return found!;
+}
+
+/**
+ * An hour of readings for a database that was just created, so the usage chart shows what it
+ * shows in use: readings arrive one a minute and a screenshot cannot wait an hour for them. The
+ * newest is 20 s old, so the page shows it rather than taking a fresh one. Needs the app's
+ * PostgreSQL database (E2E_DATABASE_URL); without it the chart has the one reading there is.
+ */
+async function fillUsageHistory(redisId: string, limitBytes: number): Promise<void> {
+  if (!appDatabaseUrl) return;
+  const sql = postgres(appDatabaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    const now = Date.now();
+    let networkIn = 0;
+    let networkOut = 0;
+    let operations = 0;
+    const rows = Array.from({ length: 60 }, (_, i) => {
+      const minute = 59 - i;
+      const load = 0.6 + 0.4 * Math.sin(i / 6) + (i % 7) / 20;
+      networkIn += Math.round(180_000 * load);
+      networkOut += Math.round(420_000 * load);
+      operations += Math.round(2400 * load);
+      return {
+        redis_id: redisId,
+        sampled_at: new Date(now - minute * 60_000 - 20_000),
+        memory_used_bytes: Math.round(limitBytes * (0.18 + 0.14 * (i / 59) + 0.02 * Math.sin(i / 3))),
+        memory_limit_bytes: limitBytes,
+        network_in_bytes: networkIn,
+        network_out_bytes: networkOut,
+        operations,
+      };
+    });
+    await sql`delete from redis_usage_samples where redis_id = ${redisId}`;
+    await sql`insert into redis_usage_samples ${sql(rows)}`;
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
+test('screenshots of the Redis pages at desktop and phone width', async ({ page, account }) => {
+  test.setTimeout(180_000);
+  await signIn(page, account);
+  const projectId = await createProject(page, 'Acme production');
+  await page.goto(`/projects/${projectId}/redis`);
+  await capture(page, 'redis-empty', page.getByText('No Redis databases yet'));
+
+  await addTestCard(page, projectId);
+  await apiWrite(page, 'post', `/v1/projects/${projectId}/redis`, {
+    name: 'sessions',
+    planSlug: 'redis-2gb',
+    region: 'fra1',
+    replication: true,
+    dataPersistence: 'AOF_EVERY_1_SECOND',
+  });
+  await apiWrite(page, 'post', `/v1/projects/${projectId}/redis`, { name: 'rate-limits', planSlug: 'redis-256mb', region: 'nyc1' });
+
+  await page.goto(`/projects/${projectId}/redis/new`);
+  await page.getByLabel('Database name').fill('cache');
+  await page
+    .getByRole('radiogroup', { name: 'Region' })
+    .getByRole('radio', { name: /Frankfurt/ })
+    .check();
+  await page.getByRole('radiogroup', { name: 'Plan' }).locator('label').filter({ hasText: 'Standard 1 GB' }).getByRole('radio').check();
+  await page.getByRole('checkbox', { name: /Add a replica/ }).check();
+  await page
+    .getByRole('radiogroup', { name: 'Persistence' })
+    .getByRole('radio', { name: /Snapshot every hour/ })
+    .check();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await capture(page, 'redis-create', page.getByRole('region', { name: 'Price preview' }).getByTestId('preview-due-today'));
+
+  const sessions = await waitForRedisReady(page, projectId, 'sessions');
+  await waitForRedisReady(page, projectId, 'rate-limits');
+  await fillUsageHistory(sessions.id, sessions.usableMemoryMb * 1024 * 1024);
+  await page.goto(`/projects/${projectId}/redis`);
+  await capture(page, 'redis', page.getByRole('table', { name: 'Redis databases' }).getByRole('row', { name: /sessions/ }));
+
+  await page.goto(`/projects/${projectId}/redis/${sessions.id}`);
+  await page.getByRole('button', { name: 'Reveal' }).click();
+  await capture(page, 'redis-detail', page.getByRole('img', { name: /Memory used over the last hour/ }));
+  await page.getByRole('button', { name: 'Delete database' }).click();
+  await page
+    .getByRole('alertdialog')
+    .getByLabel(/to confirm/)
+    .fill('sess');
+  await capture(page, 'redis-delete-dialog', page.getByRole('alertdialog'), { fullPage: false });
+  await page.keyboard.press('Escape');
+
+  const left = await page.request.get(`/v1/projects/${projectId}/redis`);
+  for (const database of ((await left.json()) as { data: RedisDatabase[] }).data) {
+    await apiWrite(page, 'delete', `/v1/projects/${projectId}/redis/${database.id}`);
+  }
 });

@@ -22,13 +22,6 @@ export const RESOURCE_AREAS: readonly ResourceArea[] = [
     capabilities: ['Register or move in a domain', 'Verify ownership of an external domain', 'Manage DNS records'],
   },
   {
-    segment: 'redis',
-    label: 'Redis',
-    icon: 'bolt',
-    summary: 'Managed Redis databases with plans sized to your workload.',
-    capabilities: ['Choose a plan and persistence', 'Connection details and credentials', 'Live memory usage'],
-  },
-  {
     segment: 'object-storage',
     label: 'Object storage',
     icon: 'bucket',
