@@ -1,6 +1,6 @@
 import styles from './StatusBadge.module.css';
 
-export type StatusTone = 'pending' | 'success' | 'neutral';
+export type StatusTone = 'pending' | 'success' | 'neutral' | 'danger';
 
 interface KnownStatus {
   label: string;
@@ -12,6 +12,10 @@ const STATUSES: Record<string, KnownStatus> = {
   PROVISIONING: { label: 'Provisioning', tone: 'pending' },
   RUNNING: { label: 'Running', tone: 'success' },
   OFF: { label: 'Off', tone: 'neutral' },
+  READY: { label: 'Ready', tone: 'success' },
+  FAILED: { label: 'Failed', tone: 'danger' },
+  PENDING: { label: 'Pending', tone: 'pending' },
+  VERIFIED: { label: 'Verified', tone: 'success' },
 };
 
 export function StatusBadge({ status }: { status: string }) {

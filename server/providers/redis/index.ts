@@ -29,45 +29,51 @@ export function findExecutable(nameOrPath: string): string | null {
   return null;
 }
 
-let provider: RedisProvider | undefined;
+/**
+ * One provider per process, shared through globalThis: the panel's Next bundle and the REST bridge
+ * load this module separately, and the embedded provider supervises the processes it started, so a
+ * second instance would restart what the first one stops.
+ */
+const holder = globalThis as unknown as { __redisProvider?: RedisProvider };
 
 /** The Redis provider named by REDIS_PROVIDER, made once per process; embedded falls back to the simulator without a binary. */
 export function getRedisProvider(): RedisProvider {
-  if (!provider) {
-    const config = getConfig();
-    if (config.REDIS_PROVIDER === 'managed-api') {
-      if (!config.REDIS_API_URL || !config.REDIS_API_EMAIL || !config.REDIS_API_KEY) {
-        throw new Error('REDIS_API_URL, REDIS_API_EMAIL and REDIS_API_KEY are required when REDIS_PROVIDER=managed-api');
-      }
-      provider = new ManagedApiRedisProvider({
-        apiUrl: config.REDIS_API_URL,
-        email: config.REDIS_API_EMAIL,
-        apiKey: config.REDIS_API_KEY,
-        primaryRegion: config.REDIS_API_REGION,
-        readRegion: config.REDIS_API_READ_REGION,
-        timeoutMs: config.REDIS_API_TIMEOUT_SECONDS * 1000,
-      });
-      return provider;
+  holder.__redisProvider ??= makeRedisProvider();
+  return holder.__redisProvider;
+}
+
+function makeRedisProvider(): RedisProvider {
+  const config = getConfig();
+  if (config.REDIS_PROVIDER === 'managed-api') {
+    if (!config.REDIS_API_URL || !config.REDIS_API_EMAIL || !config.REDIS_API_KEY) {
+      throw new Error('REDIS_API_URL, REDIS_API_EMAIL and REDIS_API_KEY are required when REDIS_PROVIDER=managed-api');
     }
-    const binary = config.REDIS_PROVIDER === 'embedded' ? findExecutable(config.REDIS_SERVER_BINARY) : null;
-    if (binary) {
-      provider = new EmbeddedRedisProvider({
-        binary,
-        rootDir: path.resolve(config.DATA_DIR, 'redis'),
-        ports: config.REDIS_PORT_RANGE,
-        startTimeoutMs: config.REDIS_START_TIMEOUT_SECONDS * 1000,
-      });
-    } else if (config.REDIS_PROVIDER === 'embedded') {
-      getLogger().warn({ binary: config.REDIS_SERVER_BINARY }, 'redis-server not found: Redis databases are simulated');
-      provider = new RedisSimulator({ reason: `no ${config.REDIS_SERVER_BINARY} binary found` });
-    } else {
-      provider = new RedisSimulator({ reason: 'REDIS_PROVIDER=simulator' });
-    }
+    return new ManagedApiRedisProvider({
+      apiUrl: config.REDIS_API_URL,
+      email: config.REDIS_API_EMAIL,
+      apiKey: config.REDIS_API_KEY,
+      primaryRegion: config.REDIS_API_REGION,
+      readRegion: config.REDIS_API_READ_REGION,
+      timeoutMs: config.REDIS_API_TIMEOUT_SECONDS * 1000,
+    });
   }
-  return provider;
+  const binary = config.REDIS_PROVIDER === 'embedded' ? findExecutable(config.REDIS_SERVER_BINARY) : null;
+  if (binary) {
+    return new EmbeddedRedisProvider({
+      binary,
+      rootDir: path.resolve(config.DATA_DIR, 'redis'),
+      ports: config.REDIS_PORT_RANGE,
+      startTimeoutMs: config.REDIS_START_TIMEOUT_SECONDS * 1000,
+    });
+  }
+  if (config.REDIS_PROVIDER === 'embedded') {
+    getLogger().warn({ binary: config.REDIS_SERVER_BINARY }, 'redis-server not found: Redis databases are simulated');
+    return new RedisSimulator({ reason: `no ${config.REDIS_SERVER_BINARY} binary found` });
+  }
+  return new RedisSimulator({ reason: 'REDIS_PROVIDER=simulator' });
 }
 
 /** Test hook: the next call makes the provider again, from the configuration as it is then. */
 export function resetRedisProviderForTests(): void {
-  provider = undefined;
+  holder.__redisProvider = undefined;
 }
