@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { inferRouterOutputs } from '@trpc/server';
 import type { RedisDataPersistence } from '@/server/domains/redis/schema';
 import type { AppRouter } from '@/server/app';
+import type { RedisProvider } from '@/server/providers/redis/types';
 import { useTRPC } from '../trpc/TrpcProvider';
 import { formatMinorUnits } from '../ui/money';
 
@@ -16,7 +17,7 @@ export type RedisUsage = Outputs['redis']['usage'];
 
 /** What page.tsx reads from the provider on the server: the pages cannot ask the API which one runs. */
 export interface RedisProviderInfo {
-  kind: 'embedded' | 'simulator';
+  kind: RedisProvider['kind'];
   description: string;
 }
 
