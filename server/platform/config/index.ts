@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { configureDatabase } from '../../../db';
@@ -11,6 +12,9 @@ export const INFRA_SIM_OPERATIONS = ['create', 'get', 'rename', 'delete', 'actio
 
 /** Redis simulator operations that REDIS_SIM_FAIL can make fail; `start` makes new databases end `failed`. */
 export const REDIS_SIM_OPERATIONS = ['provision', 'status', 'usage', 'deprovision', 'start'] as const;
+
+/** Registrar simulator operations that REGISTRAR_SIM_FAIL can make fail. */
+export const REGISTRAR_SIM_OPERATIONS = ['search'] as const;
 
 const taxRatesSchema = z.record(z.string().regex(/^[A-Z]{2}$/), z.number().int().min(0).max(10_000));
 
@@ -246,6 +250,63 @@ const envSchema = z
           }),
         ),
       ),
+    /**
+     * The nameservers domain-ownership lookups ask, as `host` or `host:port` (IPv6 as `[addr]:port`),
+     * comma-separated; empty: the system's. Tests and e2e point it at the simulator's nameserver.
+     */
+    DNS_RESOLVERS: z
+      .string()
+      .default('')
+      .transform((raw, ctx) => {
+        const entries = raw
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
+        const servers = entries.map(resolverAddress);
+        const bad = entries.filter((_, i) => servers[i] === null);
+        if (bad.length) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `DNS_RESOLVERS: ${bad.map((b) => JSON.stringify(b)).join(', ')} is not an IP address with an optional port, e.g. 1.1.1.1,127.0.0.1:5353,[::1]:53`,
+          });
+          return z.NEVER;
+        }
+        return servers.filter((s): s is string => s !== null);
+      }),
+    /** How long one try of a DNS lookup waits for an answer; two tries are made. */
+    DNS_LOOKUP_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(3000),
+    /** `host:port` where the DNS simulator's own authoritative nameserver listens (UDP and TCP); empty: not started. */
+    DNS_SIM_NAMESERVER: z
+      .string()
+      .default('')
+      .transform((raw, ctx) => {
+        if (!raw.trim()) return null;
+        const match = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(raw.trim());
+        const host = match?.[1]?.replace(/^\[(.*)\]$/, '$1');
+        const port = Number(match?.[2]);
+        if (!host || port < 1 || port > 65535 || (match?.[1]?.startsWith('[') && isIP(host) !== 6)) {
+          ctx.addIssue({ code: 'custom', message: 'DNS_SIM_NAMESERVER must be host:port, e.g. 127.0.0.1:5353 or [::1]:5353' });
+          return z.NEVER;
+        }
+        return { host, port };
+      }),
+    REGISTRAR_PROVIDER: z.enum(['simulator']).default('simulator'),
+    REGISTRAR_SIM_FAIL: z
+      .string()
+      .default('')
+      .transform((raw) =>
+        raw
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      )
+      .pipe(
+        z.array(
+          z.enum(REGISTRAR_SIM_OPERATIONS, {
+            error: (issue) => `REGISTRAR_SIM_FAIL: unknown operation ${JSON.stringify(issue.input)}; allowed: ${REGISTRAR_SIM_OPERATIONS.join(', ')}`,
+          }),
+        ),
+      ),
   })
   .superRefine((env, ctx) => {
     if (env.PAYMENTS_PROVIDER === 'stripe') {
@@ -298,6 +359,21 @@ export function getConfig(): AppConfig {
 /** Test hook: forget the parsed configuration so a changed environment is read again. */
 export function resetConfigForTests(): void {
   cached = undefined;
+}
+
+/**
+ * A DNS_RESOLVERS entry in the form the resolver accepts (`1.1.1.1`, `1.1.1.1:53`, `::1`,
+ * `[::1]:53`), or null. Only addresses: the resolver cannot look up its own servers' names.
+ */
+function resolverAddress(entry: string): string | null {
+  if (isIP(entry)) return entry;
+  const match = /^(\[([0-9A-Fa-f:.]+)\]|([0-9.]+)):(\d{1,5})$/.exec(entry);
+  if (!match) return null;
+  const address = match[2] ?? match[3] ?? '';
+  const port = Number(match[4]);
+  const family = isIP(address);
+  if (port < 1 || port > 65535 || family === 0 || (family === 6) !== Boolean(match[2])) return null;
+  return family === 6 ? `[${address}]:${port}` : `${address}:${port}`;
 }
 
 /**
