@@ -187,7 +187,7 @@ export class CloudflareDnsProvider implements DnsProvider {
   private async accountName(credential: string): Promise<string | null> {
     const operation = 'reading the account';
     try {
-      const envelope = await this.call({ method: 'GET', path: '/accounts', credential, operation, query: { page: '1', per_page: '1' } });
+      const envelope = await this.call({ method: 'GET', path: '/accounts', credential, operation });
       const [account] = parse(z.array(accountSchema), envelope.result, operation);
       return account?.name ?? null;
     } catch (err) {
@@ -217,7 +217,7 @@ export class CloudflareDnsProvider implements DnsProvider {
       const batch = parse(z.array(item), envelope.result, operation);
       items.push(...batch);
       const info = envelope.result_info;
-      const lastPage = info?.total_pages ?? (batch.length < perPage ? page : page + 1);
+      const lastPage = info?.total_pages ?? (batch.length < (info?.per_page ?? perPage) ? page : page + 1);
       const total = info?.total_count;
       if (batch.length === 0 || page >= lastPage || (total !== undefined && items.length >= total)) return items;
     }

@@ -22,6 +22,10 @@ const LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/;
 const CONTROL_CHARACTER = /\p{Cc}/u;
 const UINT16 = /^\d{1,5}$/;
 
+/**
+ * A record as the API and the forms take it. `name` comes out lower-case but as written (`@`, `www`,
+ * or a full name): `recordInZone` makes it fully qualified once the zone is known.
+ */
 export const dnsRecordInputSchema = z
   .object({
     type: z.enum(DNS_RECORD_TYPES, { error: `type must be one of ${DNS_RECORD_TYPES.join(', ')}` }),
