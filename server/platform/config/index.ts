@@ -16,6 +16,9 @@ export const REDIS_SIM_OPERATIONS = ['provision', 'status', 'usage', 'deprovisio
 /** Registrar simulator operations that REGISTRAR_SIM_FAIL can make fail. */
 export const REGISTRAR_SIM_OPERATIONS = ['search'] as const;
 
+/** DNS simulator operations that DNS_SIM_FAIL can make fail, to rehearse a provider outage. */
+export const DNS_SIM_OPERATIONS = ['verify', 'zones', 'records', 'create', 'update', 'delete'] as const;
+
 const taxRatesSchema = z.record(z.string().regex(/^[A-Z]{2}$/), z.number().int().min(0).max(10_000));
 
 const envSchema = z
@@ -304,6 +307,62 @@ const envSchema = z
         z.array(
           z.enum(REGISTRAR_SIM_OPERATIONS, {
             error: (issue) => `REGISTRAR_SIM_FAIL: unknown operation ${JSON.stringify(issue.input)}; allowed: ${REGISTRAR_SIM_OPERATIONS.join(', ')}`,
+          }),
+        ),
+      ),
+    /** `simulator` keeps zones and records in this database; `cloudflare` calls Cloudflare's API v4 with each project's own token. */
+    DNS_PROVIDER: z.enum(['simulator', 'cloudflare']).default('simulator'),
+    DNS_API_URL: z.url({ protocol: /^https?$/, message: 'DNS_API_URL must be an http:// or https:// URL' }).default('https://api.cloudflare.com/client/v4'),
+    DNS_API_TIMEOUT_SECONDS: z.coerce.number().min(1).max(300).default(30),
+    /** The OAuth app customers may connect with instead of pasting a token; enabled only with both id and secret. */
+    DNS_OAUTH_CLIENT_ID: z
+      .string()
+      .min(1)
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    DNS_OAUTH_CLIENT_SECRET: z
+      .string()
+      .min(1)
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    DNS_OAUTH_AUTHORIZE_URL: z
+      .url({ protocol: /^https?$/, message: 'DNS_OAUTH_AUTHORIZE_URL must be an http:// or https:// URL' })
+      .default('https://dash.cloudflare.com/oauth2/auth'),
+    DNS_OAUTH_TOKEN_URL: z
+      .url({ protocol: /^https?$/, message: 'DNS_OAUTH_TOKEN_URL must be an http:// or https:// URL' })
+      .default('https://dash.cloudflare.com/oauth2/token'),
+    DNS_SIM_ZONES: z
+      .string()
+      .default('example.com,example.net')
+      .transform((raw) =>
+        raw
+          .split(',')
+          .map((s) => s.trim().toLowerCase().replace(/\.$/, ''))
+          .filter(Boolean),
+      )
+      .pipe(
+        z.array(
+          z
+            .string()
+            .max(253)
+            .regex(/^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/, {
+              error: (issue) => `DNS_SIM_ZONES: ${JSON.stringify(issue.input)} is not a domain name such as example.com`,
+            }),
+        ),
+      ),
+    DNS_SIM_FAIL: z
+      .string()
+      .default('')
+      .transform((raw) =>
+        raw
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      )
+      .pipe(
+        z.array(
+          z.enum(DNS_SIM_OPERATIONS, {
+            error: (issue) => `DNS_SIM_FAIL: unknown operation ${JSON.stringify(issue.input)}; allowed: ${DNS_SIM_OPERATIONS.join(', ')}`,
           }),
         ),
       ),
