@@ -12,6 +12,17 @@ export function registerSuspensionHook(hook: SuspensionHook): void {
   hooks.set(hook.resource, hook);
 }
 
+/** Refuses what a project blocked over an unpaid invoice may not do (402 PROJECT_BLOCKED), naming it. */
+export async function assertProjectNotBlocked(db: DbOrTx, projectId: string, what: string): Promise<void> {
+  const [project] = await db.select({ blockedAt: projects.blockedAt, blockedReason: projects.blockedReason }).from(projects).where(eq(projects.id, projectId));
+  if (project?.blockedAt) {
+    throw new AppError(
+      'PROJECT_BLOCKED',
+      `This project is blocked (${project.blockedReason ?? 'unpaid invoice'}), so ${what} is refused; pay the open invoice first`,
+    );
+  }
+}
+
 /** Refuses what would bring a paid resource of a suspended project back into service. */
 export async function assertProjectNotSuspended(db: DbOrTx, projectId: string, what: string): Promise<void> {
   const [project] = await db.select({ suspendedAt: projects.suspendedAt }).from(projects).where(eq(projects.id, projectId));

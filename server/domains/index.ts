@@ -3,6 +3,8 @@ import { apiKeysDomain } from './apiKeys';
 import { auditDomain } from './audit';
 import { billingDomain } from './billing';
 import { catalogDomain } from './catalog';
+import { domainsDomain } from './domains';
+import { integrationsDomain } from './integrations';
 import { invitationsDomain } from './invitations';
 import { membersDomain } from './members';
 import { notificationsDomain } from './notifications';
@@ -29,6 +31,8 @@ export const DOMAINS = [
   sshKeysDomain,
   serversDomain,
   redisDomain,
+  domainsDomain,
+  integrationsDomain,
   secretsDomain,
   variablesDomain,
   catalogDomain,

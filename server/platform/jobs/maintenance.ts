@@ -3,6 +3,7 @@ import { reloadKeyring } from '../encryption/keyring';
 import { rewrapSealedValues, sealedValueStatus } from '../encryption/rotation';
 import { purgeExpiredIdempotencyKeys } from '../idempotency';
 import { getLogger } from '../logger';
+import { purgeExpiredOAuthStates } from '../oauthState';
 import { purgeExpiredRateLimits } from '../rateLimit';
 import type { JobDefinition } from './runner';
 
@@ -11,6 +12,7 @@ export const PURGE_IDEMPOTENCY_KEYS = 'platform.purge-idempotency-keys';
 export const MARK_INTERRUPTED_AUDIT_ENTRIES = 'platform.mark-interrupted-audit-entries';
 export const PURGE_AUDIT_ENTRIES = 'platform.purge-audit-entries';
 export const REWRAP_SEALED_VALUES = 'platform.rewrap-sealed-values';
+export const PURGE_OAUTH_STATES = 'platform.purge-oauth-states';
 
 /** The platform's own periodic work; each domain lists its jobs in its manifest. */
 export const platformJobs: JobDefinition[] = [
@@ -36,6 +38,14 @@ export const platformJobs: JobDefinition[] = [
     handler: async () => {
       const interrupted = await markInterruptedAuditEntries();
       if (interrupted > 0) getLogger().warn({ interrupted }, 'audit entries of mutations whose process ended marked interrupted');
+    },
+  },
+  {
+    name: PURGE_OAUTH_STATES,
+    cron: '23 * * * *',
+    handler: async () => {
+      const oauthStates = await purgeExpiredOAuthStates();
+      getLogger().info({ oauthStates }, 'expired OAuth states purged');
     },
   },
   {

@@ -23,28 +23,34 @@ const CONTROL_CHARACTER = /\p{Cc}/u;
 const UINT16 = /^\d{1,5}$/;
 
 /**
- * A record as the API and the forms take it. `name` comes out lower-case but as written (`@`, `www`,
- * or a full name): `recordInZone` makes it fully qualified once the zone is known.
+ * The fields of a record body one by one. An API operation takes these beside its path parameters
+ * and then checks the whole body with `dnsRecordInputSchema`, whose rules span fields.
  */
-export const dnsRecordInputSchema = z
-  .object({
-    type: z.enum(DNS_RECORD_TYPES, { error: `type must be one of ${DNS_RECORD_TYPES.join(', ')}` }),
-    name: z
-      .string()
-      .trim()
-      .min(1, 'name is required: @ for the zone apex, a label such as www, or a name inside the zone')
-      .refine(isRecordName, 'name must be @ or a domain name of letters, digits, hyphens and underscores (a * as the first label)'),
-    content: z.string().min(1, 'content is required'),
-    ttl: z
-      .number()
-      .int('ttl must be a whole number of seconds')
-      .refine(
-        (ttl) => ttl === TTL_AUTOMATIC || (ttl >= TTL_MIN_SECONDS && ttl <= TTL_MAX_SECONDS),
-        `ttl must be 1 (automatic) or ${TTL_MIN_SECONDS} to ${TTL_MAX_SECONDS} seconds`,
-      ),
-    proxied: z.boolean(),
-    priority: z.number().int('priority must be a whole number').nullish(),
-  })
+export const dnsRecordFieldsSchema = z.object({
+  type: z.enum(DNS_RECORD_TYPES, { error: `type must be one of ${DNS_RECORD_TYPES.join(', ')}` }),
+  name: z
+    .string()
+    .trim()
+    .min(1, 'name is required: @ for the zone apex, a label such as www, or a name inside the zone')
+    .refine(isRecordName, 'name must be @ or a domain name of letters, digits, hyphens and underscores (a * as the first label)'),
+  content: z.string().min(1, 'content is required'),
+  ttl: z
+    .number()
+    .int('ttl must be a whole number of seconds')
+    .refine(
+      (ttl) => ttl === TTL_AUTOMATIC || (ttl >= TTL_MIN_SECONDS && ttl <= TTL_MAX_SECONDS),
+      `ttl must be 1 (automatic) or ${TTL_MIN_SECONDS} to ${TTL_MAX_SECONDS} seconds`,
+    ),
+  proxied: z.boolean(),
+  priority: z.number().int('priority must be a whole number').nullish(),
+});
+
+/**
+ * A record as the API and the forms take it, with every rule of SPEC. `name` comes out lower-case
+ * but as written (`@`, `www`, or a full name): `recordInZone` makes it fully qualified once the zone
+ * is known.
+ */
+export const dnsRecordInputSchema = dnsRecordFieldsSchema
   .superRefine((record, ctx) => {
     const issue = (path: keyof DnsRecordInput, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
     if (record.proxied && !PROXIABLE_TYPES.includes(record.type)) issue('proxied', 'proxied applies only to A, AAAA and CNAME records');

@@ -1,0 +1,33 @@
+import type { Scope } from '../../platform/auth/scopes';
+import { AppError } from '../../platform/errors';
+import type { RawRoute } from '../../platform/rest/rawRoutes';
+import { DNS_OAUTH_CALLBACK_PATH, completeOAuth, startOAuth } from './service';
+
+const WRITE: Scope[] = ['integrations:read', 'integrations:write'];
+
+const redirectTo = (location: string) => ({ status: 302, headers: { location, 'cache-control': 'no-store' }, body: null });
+
+/** `GET …/dns-provider/connect/oauth`: 302 to the provider's consent page with a fresh state. */
+export const dnsOAuthConnectRoute: RawRoute = {
+  method: 'GET',
+  path: '/projects/{projectId}/integrations/dns-provider/connect/oauth',
+  access: { kind: 'project', scopes: WRITE, role: 'member' },
+  async handle(request, caller) {
+    if (!caller.grant || !caller.actor) throw new AppError('UNAUTHORIZED', 'Authentication required');
+    return redirectTo(await startOAuth(caller.grant.project.id, caller.actor.userId, request.query.get('redirect') ?? undefined));
+  },
+};
+
+/**
+ * The provider sends the browser back here. It is public: the signed single-use state proves who
+ * started the round trip and for which project, so no session is needed to finish it.
+ */
+export const dnsOAuthCallbackRoute: RawRoute = {
+  method: 'GET',
+  path: DNS_OAUTH_CALLBACK_PATH,
+  access: { kind: 'public' },
+  async handle(request) {
+    const location = await completeOAuth(request.query.get('code'), request.query.get('state'), request.query.get('error'));
+    return redirectTo(location);
+  },
+};

@@ -1,0 +1,76 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { and, eq, gt, isNull, lt } from 'drizzle-orm';
+import { getDb } from '../../db';
+import { oauthStates } from '../../db/schema';
+import { getConfig } from './config';
+import { AppError } from './errors';
+
+/**
+ * The `state` of an OAuth or app-install round trip: `<random>.<signature>`, signed with the app's
+ * secret, recorded with the project, the user and where to return, valid for a few minutes and
+ * consumed once. A forged, expired, reused or foreign state is refused the same way, so a callback
+ * tells an attacker nothing about which check failed.
+ */
+
+export const OAUTH_STATE_TTL_MS = 10 * 60_000;
+
+export interface OAuthStateGrant {
+  purpose: string;
+  projectId: string;
+  userId: string;
+  /** A relative panel path (see `safeReturnPath`). */
+  returnTo: string;
+}
+
+const sign = (random: string) => createHmac('sha256', getConfig().AUTH_SECRET).update(`oauth-state\n${random}`).digest('base64url');
+const idOf = (random: string) => createHash('sha256').update(random).digest('hex');
+
+export async function issueOAuthState(grant: OAuthStateGrant, now = new Date()): Promise<string> {
+  const random = randomBytes(24).toString('base64url');
+  const db = await getDb();
+  await db.insert(oauthStates).values({ id: idOf(random), ...grant, expiresAt: new Date(now.getTime() + OAUTH_STATE_TTL_MS), createdAt: now });
+  return `${random}.${sign(random)}`;
+}
+
+/** The grant a state was issued for, consumed by this call; 400 LINK_EXPIRED for anything else. */
+export async function consumeOAuthState(state: string, purpose: string, now = new Date()): Promise<OAuthStateGrant> {
+  const refused = new AppError('LINK_EXPIRED', 'This authorisation link is invalid, expired or already used; start connecting again');
+  const [random, signature] = state.split('.');
+  if (!random || !signature || state.split('.').length !== 2) throw refused;
+  const expected = Buffer.from(sign(random));
+  const given = Buffer.from(signature);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw refused;
+  const db = await getDb();
+  const [row] = await db
+    .update(oauthStates)
+    .set({ usedAt: now })
+    .where(and(eq(oauthStates.id, idOf(random)), eq(oauthStates.purpose, purpose), isNull(oauthStates.usedAt), gt(oauthStates.expiresAt, now)))
+    .returning();
+  if (!row) throw refused;
+  return { purpose: row.purpose, projectId: row.projectId, userId: row.userId, returnTo: row.returnTo };
+}
+
+/** States past their expiry are useless; the maintenance job removes them. */
+export async function purgeExpiredOAuthStates(now = new Date()): Promise<number> {
+  const db = await getDb();
+  const removed = await db.delete(oauthStates).where(lt(oauthStates.expiresAt, now)).returning({ id: oauthStates.id });
+  return removed.length;
+}
+
+/**
+ * A path on this app to send the browser back to: relative, starting with one `/`, no scheme, no
+ * host, no backslash (browsers read `/\evil.com` as `//evil.com`), no control characters. Anything
+ * else falls back to `fallback`.
+ */
+export function safeReturnPath(candidate: string | undefined, fallback: string): string {
+  if (!candidate) return fallback;
+  if (!candidate.startsWith('/') || candidate.startsWith('//') || candidate.includes('\\')) return fallback;
+  if (/\p{Cc}/u.test(candidate) || candidate.length > 512) return fallback;
+  try {
+    const url = new URL(candidate, 'http://return.invalid');
+    if (url.origin !== 'http://return.invalid') return fallback;
+    return `${url.pathname}${url.search}${url.hash}`;
+  } catch {
+    return fallback;
+  }
+}
