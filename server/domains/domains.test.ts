@@ -52,7 +52,16 @@ describe('the list of domains', () => {
     expect(new Set(areas.map((a) => a.segment)).size).toBe(areas.length);
     for (const area of areas) expect(isIconName(area.icon), area.icon).toBe(true);
     expect(PANEL_AREAS.project.map((a) => a.segment)).toEqual(['', 'members', 'api-keys', 'billing', 'activity', 'settings']);
-    expect(PANEL_AREAS.resources.map((a) => a.segment)).toEqual(['servers', 'ssh-keys', 'redis', 'secrets', 'variables', 'webhooks']);
+    expect(PANEL_AREAS.resources.map((a) => a.segment)).toEqual([
+      'servers',
+      'domains',
+      'ssh-keys',
+      'redis',
+      'secrets',
+      'variables',
+      'webhooks',
+      'integrations',
+    ]);
   });
 
   it('offers the audit log every mutation a caller must be signed in for, and nothing else', () => {

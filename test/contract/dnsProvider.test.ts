@@ -73,11 +73,11 @@ describe('connecting the DNS provider', () => {
     vi.restoreAllMocks();
   });
 
-  it('answers 409 DNS_PROVIDER_NOT_CONNECTED for zones and records without a connection', async () => {
+  it('answers 400 DNS_PROVIDER_NOT_CONNECTED for zones and records without a connection', async () => {
     const { owner, projectId } = await ownerWithProject();
-    expectError(await api('GET', `${base(projectId)}/zones`, { cookie: owner.cookie }), 409, 'DNS_PROVIDER_NOT_CONNECTED');
-    expectError(await api('GET', `${base(projectId)}/zones/zone_x/records`, { cookie: owner.cookie }), 409, 'DNS_PROVIDER_NOT_CONNECTED');
-    expectError(await createRecord(owner, projectId, 'zone_x', { type: 'A', name: 'www', content: '192.0.2.1' }), 409, 'DNS_PROVIDER_NOT_CONNECTED');
+    expectError(await api('GET', `${base(projectId)}/zones`, { cookie: owner.cookie }), 400, 'DNS_PROVIDER_NOT_CONNECTED');
+    expectError(await api('GET', `${base(projectId)}/zones/zone_x/records`, { cookie: owner.cookie }), 400, 'DNS_PROVIDER_NOT_CONNECTED');
+    expectError(await createRecord(owner, projectId, 'zone_x', { type: 'A', name: 'www', content: '192.0.2.1' }), 400, 'DNS_PROVIDER_NOT_CONNECTED');
   });
 
   it('keeps the records in the account on disconnect, and the settings across it', async () => {
@@ -161,12 +161,12 @@ describe('records through the connection', () => {
     );
   });
 
-  it('answers 409 DNS_CREDENTIAL_INVALID when the stored credential stops working', async () => {
+  it('answers 400 DNS_CREDENTIAL_INVALID when the stored credential stops working', async () => {
     const { owner, projectId } = await connected();
     // The account revoked the token at the provider: the simulator refuses tokens starting "revoked".
     const revoked = seal(`revoked${'x'.repeat(33)}`, projectId);
     await queryRows(sql`update dns_provider_connections set sealed_credential = ${revoked} where project_id = ${projectId}`);
-    expectError(await api('GET', `${base(projectId)}/zones`, { cookie: owner.cookie }), 409, 'DNS_CREDENTIAL_INVALID');
+    expectError(await api('GET', `${base(projectId)}/zones`, { cookie: owner.cookie }), 400, 'DNS_CREDENTIAL_INVALID');
   });
 });
 

@@ -246,10 +246,10 @@ describe('domains with a connected DNS provider', () => {
     expect((await verify(owner, projectId, 'example.net')).data.domain.status).toBe('VERIFIED');
   });
 
-  it('answers the one-click creation with 409 without a connection and 404 when no zone holds the domain', async () => {
+  it('answers the one-click creation with 400 without a connection and 404 when no zone holds the domain', async () => {
     const { owner, projectId } = await ownerWithProject();
     await add(owner, projectId, 'elsewhere-example.org');
-    expectError(await api('POST', `${base(projectId)}/elsewhere-example.org/verification-record`, { cookie: owner.cookie }), 409, 'DNS_PROVIDER_NOT_CONNECTED');
+    expectError(await api('POST', `${base(projectId)}/elsewhere-example.org/verification-record`, { cookie: owner.cookie }), 400, 'DNS_PROVIDER_NOT_CONNECTED');
     await connect(owner, projectId);
     expectError(await api('POST', `${base(projectId)}/elsewhere-example.org/verification-record`, { cookie: owner.cookie }), 404, 'NOT_FOUND');
   });

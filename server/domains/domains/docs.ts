@@ -10,7 +10,7 @@ export const VERIFY_DOMAIN =
   'Looks the verification TXT record up with a DNS query now. Found: the domain turns VERIFIED. Not found: it stays PENDING, and the answer says what was expected, what was found and why nothing was (NXDOMAIN, NODATA, TIMEOUT…). Pending domains are also checked in the background, after 1 minute and then twice as long each time (up to every 6 hours) for a week; this call starts that schedule again. A verified domain stays verified.';
 
 export const CREATE_VERIFICATION_RECORD =
-  "Creates the verification TXT record in the connected DNS account's zone that holds the domain: the one-click alternative to auto-DNS. 409 DNS_PROVIDER_NOT_CONNECTED without a connection; 404 when no zone of the account holds the domain or the provider refused the record.";
+  "Creates the verification TXT record in the connected DNS account's zone that holds the domain: the one-click alternative to auto-DNS. 400 DNS_PROVIDER_NOT_CONNECTED without a connection; 404 when no zone of the account holds the domain or the provider refused the record.";
 
 export const REMOVE_DOMAIN = 'Removes the domain from the project and frees its name for any project. DNS records published for it are left where they are.';
 

@@ -1,5 +1,5 @@
 const CONNECTION_REQUIRED =
-  '409 DNS_PROVIDER_NOT_CONNECTED without a connection; 409 DNS_CREDENTIAL_INVALID when the provider refuses the stored credential (connect again); 502 UPSTREAM_ERROR when the provider fails.';
+  '400 DNS_PROVIDER_NOT_CONNECTED without a connection; 400 DNS_CREDENTIAL_INVALID when the provider refuses the stored credential (connect again); 502 UPSTREAM_ERROR when the provider fails.';
 
 export const DNS_STATUS =
   'Whether a DNS provider account is connected to the project, how (API_TOKEN or OAUTH), the account name when the provider gives one, the auto-DNS setting and whether OAuth is configured. The credential itself is never returned.';
