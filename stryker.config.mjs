@@ -14,6 +14,7 @@ export default {
     '!server/platform/rateLimit/**/*.test.ts',
     'server/platform/rest/requestBudget.ts',
     'server/domains/redis/catalogue.ts',
+    'server/platform/oauthState.ts',
   ],
   coverageAnalysis: 'perTest',
   thresholds: { high: 95, low: 90, break: 90 },

@@ -28,6 +28,10 @@ export default defineConfig({
         extends: true,
         test: { name: 'redis-catalogue', include: ['server/domains/redis/catalogue.test.ts'], setupFiles: ['test/setup.ts'] },
       },
+      {
+        extends: true,
+        test: { name: 'oauth-state', include: ['server/platform/oauthState.test.ts'], setupFiles: ['test/setup.ts'] },
+      },
     ],
   },
 });

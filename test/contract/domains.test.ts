@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../../db/schema/ids';
+import { providerReports } from '../../server/app';
 import { resetConfigForTests } from '../../server/platform/config';
+import { checkHealth } from '../../server/platform/health';
 import { resetDnsProviderForTests } from '../../server/providers/dns';
 import { startNameserver } from '../../server/providers/dns/nameserver';
 import { checkPendingDomains, GIVE_UP_AFTER_MS, nextCheckAfter } from '../../server/domains/domains/service';
@@ -268,5 +270,13 @@ describe('domain search', () => {
     const other = await createApiKey(owner, projectId, ['servers:read']);
     expectError(await api('GET', '/v1/domains/search?query=acme-rockets', { key: other.key }), 403, 'FORBIDDEN');
     expectError(await api('GET', '/v1/domains/search?query=', { key: key.key }), 422, 'VALIDATION_ERROR');
+  });
+});
+
+describe('provider report', () => {
+  it('tells /healthz that the DNS provider and the registrar are simulated', async () => {
+    const { providers } = await checkHealth(providerReports());
+    expect(providers?.dns).toMatchObject({ kind: 'simulator' });
+    expect(providers?.registrar).toMatchObject({ kind: 'simulator', description: expect.stringContaining('Simulated registrar') });
   });
 });

@@ -1,0 +1,108 @@
+import { sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../test/db';
+import { createProject, createUser } from '../../test/helpers';
+import { consumeOAuthState, issueOAuthState, OAUTH_STATE_TTL_MS, purgeExpiredOAuthStates, safeReturnPath, type OAuthStateGrant } from './oauthState';
+
+let grant: OAuthStateGrant;
+
+beforeAll(async () => {
+  const user = await createUser();
+  const { projectId } = await createProject(user);
+  grant = { purpose: 'dns-provider', projectId, userId: user.id, returnTo: '/projects/p/integrations' };
+});
+
+async function refused(state: string, purpose = 'dns-provider', now?: Date): Promise<void> {
+  await expect(consumeOAuthState(state, purpose, now)).rejects.toMatchObject({
+    code: 'LINK_EXPIRED',
+    message: 'This authorisation link is invalid, expired or already used; start connecting again',
+  });
+}
+
+describe('OAuth states', () => {
+  it('gives back the grant it was issued for, once', async () => {
+    const state = await issueOAuthState(grant);
+    expect(state).toMatch(/^[A-Za-z0-9_-]{32}\.[A-Za-z0-9_-]{43}$/);
+    expect(await consumeOAuthState(state, 'dns-provider')).toEqual(grant);
+    await refused(state);
+  });
+
+  it('stores only a hash of the random part, never the state', async () => {
+    const state = await issueOAuthState(grant);
+    const [random] = state.split('.');
+    const rows = await queryRows<{ id: string }>(sql`select id from oauth_states`);
+    expect(rows.map((r) => r.id).join(' ')).not.toContain(random);
+    expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.id))).toBe(true);
+  });
+
+  it('lasts ten minutes: valid to the last millisecond, refused at the expiry', async () => {
+    const issuedAt = new Date('2026-11-24T10:00:00Z');
+    const lastMoment = new Date(issuedAt.getTime() + OAUTH_STATE_TTL_MS - 1);
+    expect(OAUTH_STATE_TTL_MS).toBe(600_000);
+    expect(await consumeOAuthState(await issueOAuthState(grant, issuedAt), 'dns-provider', lastMoment)).toEqual(grant);
+    await refused(await issueOAuthState(grant, issuedAt), 'dns-provider', new Date(issuedAt.getTime() + OAUTH_STATE_TTL_MS));
+  });
+
+  it('refuses a state issued for another purpose, and leaves it usable for its own', async () => {
+    const state = await issueOAuthState(grant);
+    await refused(state, 'git-host-1');
+    expect(await consumeOAuthState(state, 'dns-provider')).toEqual(grant);
+  });
+
+  it('refuses forged, truncated and malformed states before reading the database', async () => {
+    const state = await issueOAuthState(grant);
+    const [random, signature] = state.split('.') as [string, string];
+    const flipped = `${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`;
+    for (const bad of [
+      `${random}.${flipped}`,
+      `${random}.${signature.slice(1)}`,
+      `${random}.`,
+      `.${signature}`,
+      random,
+      '',
+      `${random}.${signature}.x`,
+      `${random}x.${signature}`,
+    ]) {
+      await refused(bad);
+    }
+    expect(await consumeOAuthState(state, 'dns-provider')).toEqual(grant);
+  });
+
+  it('purges states past their expiry only', async () => {
+    const now = new Date();
+    await issueOAuthState(grant, new Date(now.getTime() - OAUTH_STATE_TTL_MS - 1));
+    const live = await issueOAuthState(grant, now);
+    expect(await purgeExpiredOAuthStates(now)).toBeGreaterThanOrEqual(1);
+    expect(await purgeExpiredOAuthStates(now)).toBe(0);
+    expect(await consumeOAuthState(live, 'dns-provider', now)).toEqual(grant);
+  });
+});
+
+describe('return paths', () => {
+  const fallback = '/projects/p/integrations';
+
+  it('keeps relative paths of this app with their query and fragment', () => {
+    expect(safeReturnPath('/projects/p/domains', fallback)).toBe('/projects/p/domains');
+    expect(safeReturnPath('/projects/p/domains?tab=dns#records', fallback)).toBe('/projects/p/domains?tab=dns#records');
+    expect(safeReturnPath('/a/../b', fallback)).toBe('/b');
+  });
+
+  it('falls back for anything that could leave the app', () => {
+    for (const candidate of [
+      undefined,
+      '',
+      'projects/p',
+      'https://evil.example/',
+      '//evil.example/x',
+      '/\\evil.example',
+      '\\\\evil.example',
+      'javascript:alert(1)',
+      '/path\nLocation: https://evil.example',
+      '/tab\there',
+      `/${'a'.repeat(512)}`,
+    ]) {
+      expect(safeReturnPath(candidate, fallback), JSON.stringify(candidate)).toBe(fallback);
+    }
+    expect(safeReturnPath(`/${'a'.repeat(511)}`, fallback)).toBe(`/${'a'.repeat(511)}`);
+  });
+});
