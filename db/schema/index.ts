@@ -19,3 +19,4 @@ export * from './redis';
 export * from './domains';
 export * from './integrations';
 export * from './dnsSimulator';
+export * from './objectStorageGateway';
