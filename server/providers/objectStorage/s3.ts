@@ -8,11 +8,14 @@ import {
   GetUserCommand,
   IAMClient,
   IAMServiceException,
+  NoSuchEntityException,
   ListAccessKeysCommand,
   ListUsersCommand,
   PutUserPolicyCommand,
 } from '@aws-sdk/client-iam';
 import {
+  BucketAlreadyExists,
+  BucketAlreadyOwnedByYou,
   CreateBucketCommand,
   DeleteBucketCommand,
   DeleteBucketCorsCommand,
@@ -21,6 +24,7 @@ import {
   GetBucketVersioningCommand,
   ListObjectsV2Command,
   ListObjectVersionsCommand,
+  NoSuchBucket,
   PutBucketCorsCommand,
   PutBucketPolicyCommand,
   PutBucketVersioningCommand,
@@ -139,7 +143,8 @@ class S3ObjectStorageProvider implements ObjectStorageProvider {
     this.#secret = options.secretAccessKey;
     const credentials = { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey };
     const timeoutMs = options.timeoutMs ?? 30_000;
-    const requestHandler = { requestTimeout: timeoutMs, connectionTimeout: timeoutMs };
+    // Without throwOnRequestTimeout the SDK only prints a warning when the time is up and keeps waiting.
+    const requestHandler = { requestTimeout: timeoutMs, connectionTimeout: timeoutMs, throwOnRequestTimeout: true };
     this.#s3 = new S3Client({
       endpoint: this.#endpoint,
       region: options.region,
@@ -179,8 +184,8 @@ class S3ObjectStorageProvider implements ObjectStorageProvider {
         }),
       );
     } catch (err) {
-      if (errorName(err) === 'BucketAlreadyExists') throw new AppError('CONFLICT', `The bucket name ${name} is taken on the object storage endpoint`);
-      if (errorName(err) !== 'BucketAlreadyOwnedByYou') throw this.#failure('create the bucket', err);
+      if (err instanceof BucketAlreadyExists) throw new AppError('CONFLICT', `The bucket name ${name} is taken on the object storage endpoint`);
+      if (!(err instanceof BucketAlreadyOwnedByYou)) throw this.#failure('create the bucket', err);
     }
     await this.applySettings(name, settings);
   }
@@ -192,7 +197,7 @@ class S3ObjectStorageProvider implements ObjectStorageProvider {
       await this.#applyCors(name, settings);
       await this.#applyPolicy(name, settings);
     } catch (err) {
-      if (errorName(err) === 'NoSuchBucket') throw new AppError('NOT_FOUND', `Bucket ${name} not found on the object storage endpoint`);
+      if (err instanceof NoSuchBucket) throw new AppError('NOT_FOUND', `Bucket ${name} not found on the object storage endpoint`);
       throw this.#failure('apply the bucket settings', err);
     }
   }
@@ -203,7 +208,7 @@ class S3ObjectStorageProvider implements ObjectStorageProvider {
       await this.#empty(name);
       await this.#s3.send(new DeleteBucketCommand({ Bucket: name }));
     } catch (err) {
-      if (errorName(err) === 'NoSuchBucket') return;
+      if (err instanceof NoSuchBucket) return;
       throw this.#failure('delete the bucket', err);
     }
   }
@@ -223,7 +228,7 @@ class S3ObjectStorageProvider implements ObjectStorageProvider {
         token = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (token);
     } catch (err) {
-      if (errorName(err) === 'NoSuchBucket') throw new AppError('NOT_FOUND', `Bucket ${name} not found on the object storage endpoint`);
+      if (err instanceof NoSuchBucket) throw new AppError('NOT_FOUND', `Bucket ${name} not found on the object storage endpoint`);
       throw this.#failure('measure the bucket', err);
     }
     // See the class comment: S3 exposes no per-bucket traffic.
@@ -243,11 +248,15 @@ class S3ObjectStorageProvider implements ObjectStorageProvider {
       if (policy) await this.#iam.send(new PutUserPolicyCommand({ UserName: userName, PolicyName: CREDENTIAL_POLICY_NAME, PolicyDocument: policy }));
       const created = await this.#iam.send(new CreateAccessKeyCommand({ UserName: userName }));
       const key = created.AccessKey;
-      if (!key?.AccessKeyId || !key.SecretAccessKey) throw new AppError('UPSTREAM_ERROR', 'The object storage endpoint created an access key without answering it');
+      if (!key?.AccessKeyId || !key.SecretAccessKey)
+        throw new AppError('UPSTREAM_ERROR', 'The object storage endpoint created an access key without answering it');
       return { accessKeyId: key.AccessKeyId, secretAccessKey: key.SecretAccessKey };
     } catch (err) {
       await this.#removeUser(userName, []).catch((cleanup: unknown) => {
-        getLogger().warn({ err: this.#failure('remove a half-created credential', cleanup), userName }, 'object storage: a half-created IAM user is left behind');
+        getLogger().warn(
+          { err: this.#failure('remove a half-created credential', cleanup), userName },
+          'object storage: a half-created IAM user is left behind',
+        );
       });
       throw err instanceof AppError ? err : this.#failure('create the credential', err);
     }
@@ -261,11 +270,11 @@ class S3ObjectStorageProvider implements ObjectStorageProvider {
       if (policy) {
         await this.#iam.send(new PutUserPolicyCommand({ UserName: userName, PolicyName: CREDENTIAL_POLICY_NAME, PolicyDocument: policy }));
       } else {
-        await this.#iam.send(new DeleteUserPolicyCommand({ UserName: userName, PolicyName: CREDENTIAL_POLICY_NAME })).catch(ignore('NoSuchEntity'));
+        await this.#iam.send(new DeleteUserPolicyCommand({ UserName: userName, PolicyName: CREDENTIAL_POLICY_NAME })).catch(ignore(noSuchEntity));
       }
     } catch (err) {
       if (err instanceof AppError) throw err;
-      if (errorName(err) === 'NoSuchEntity') throw new AppError('NOT_FOUND', `Access key ${accessKeyId} not found on the object storage endpoint`);
+      if (err instanceof NoSuchEntityException) throw new AppError('NOT_FOUND', `Access key ${accessKeyId} not found on the object storage endpoint`);
       throw this.#failure('rescope the credential', err);
     }
   }
@@ -290,7 +299,7 @@ class S3ObjectStorageProvider implements ObjectStorageProvider {
 
   async #applyCors(name: string, settings: BucketSettings): Promise<void> {
     if (settings.corsRules.length === 0) {
-      await this.#s3.send(new DeleteBucketCorsCommand({ Bucket: name })).catch(ignore('NoSuchCORSConfiguration'));
+      await this.#s3.send(new DeleteBucketCorsCommand({ Bucket: name })).catch(ignore(s3Error('NoSuchCORSConfiguration')));
       return;
     }
     await this.#s3.send(
@@ -326,7 +335,7 @@ class S3ObjectStorageProvider implements ObjectStorageProvider {
       });
     }
     if (statements.length === 0) {
-      await this.#s3.send(new DeleteBucketPolicyCommand({ Bucket: name })).catch(ignore('NoSuchBucketPolicy'));
+      await this.#s3.send(new DeleteBucketPolicyCommand({ Bucket: name })).catch(ignore(s3Error('NoSuchBucketPolicy')));
       return;
     }
     await this.#s3.send(new PutBucketPolicyCommand({ Bucket: name, Policy: JSON.stringify({ Version: '2012-10-17', Statement: statements }) }));
@@ -348,14 +357,22 @@ class S3ObjectStorageProvider implements ObjectStorageProvider {
     let keyMarker: string | undefined;
     let versionMarker: string | undefined;
     for (;;) {
-      const page = await this.#s3.send(new ListObjectVersionsCommand({ Bucket: name, KeyMarker: keyMarker, VersionIdMarker: versionMarker, MaxKeys: DELETE_BATCH }));
+      const page = await this.#s3.send(
+        new ListObjectVersionsCommand({ Bucket: name, KeyMarker: keyMarker, VersionIdMarker: versionMarker, MaxKeys: DELETE_BATCH }),
+      );
       const batch: ObjectIdentifier[] = [...(page.Versions ?? []), ...(page.DeleteMarkers ?? [])]
         .filter((entry): entry is typeof entry & { Key: string } => entry.Key !== undefined)
         .map((entry) => ({ Key: entry.Key, ...(entry.VersionId && { VersionId: entry.VersionId }) }));
       for (let start = 0; start < batch.length; start += DELETE_BATCH) {
-        const answer = await this.#s3.send(new DeleteObjectsCommand({ Bucket: name, Delete: { Objects: batch.slice(start, start + DELETE_BATCH), Quiet: true } }));
+        const answer = await this.#s3.send(
+          new DeleteObjectsCommand({ Bucket: name, Delete: { Objects: batch.slice(start, start + DELETE_BATCH), Quiet: true } }),
+        );
         const refused = answer.Errors?.[0];
-        if (refused) throw new AppError('UPSTREAM_ERROR', `The object storage endpoint refused to delete ${refused.Key ?? 'an object'} of ${name}: ${refused.Code ?? 'unknown error'}`);
+        if (refused)
+          throw new AppError(
+            'UPSTREAM_ERROR',
+            `The object storage endpoint refused to delete ${refused.Key ?? 'an object'} of ${name}: ${refused.Code ?? 'unknown error'}`,
+          );
       }
       if (!page.IsTruncated) return;
       keyMarker = page.NextKeyMarker;
@@ -370,7 +387,7 @@ class S3ObjectStorageProvider implements ObjectStorageProvider {
       const page = await this.#iam.send(new ListUsersCommand({ PathPrefix: CREDENTIAL_USER_PATH, Marker: marker }));
       for (const user of page.Users ?? []) {
         if (!user.UserName) continue;
-        const keys = await this.#iam.send(new ListAccessKeysCommand({ UserName: user.UserName })).catch(ignore('NoSuchEntity'));
+        const keys = await this.#iam.send(new ListAccessKeysCommand({ UserName: user.UserName })).catch(ignore(noSuchEntity));
         if (keys?.AccessKeyMetadata?.some((key) => key.AccessKeyId === accessKeyId)) return user.UserName;
       }
       marker = page.IsTruncated ? page.Marker : undefined;
@@ -380,11 +397,11 @@ class S3ObjectStorageProvider implements ObjectStorageProvider {
 
   /** IAM refuses to delete a user holding keys or policies, so they go first; each step tolerates an earlier partial run. */
   async #removeUser(userName: string, keys: string[]): Promise<void> {
-    const listed = await this.#iam.send(new ListAccessKeysCommand({ UserName: userName })).catch(ignore('NoSuchEntity'));
+    const listed = await this.#iam.send(new ListAccessKeysCommand({ UserName: userName })).catch(ignore(noSuchEntity));
     const all = new Set([...keys, ...(listed?.AccessKeyMetadata ?? []).flatMap((key) => (key.AccessKeyId ? [key.AccessKeyId] : []))]);
-    for (const key of all) await this.#iam.send(new DeleteAccessKeyCommand({ UserName: userName, AccessKeyId: key })).catch(ignore('NoSuchEntity'));
-    await this.#iam.send(new DeleteUserPolicyCommand({ UserName: userName, PolicyName: CREDENTIAL_POLICY_NAME })).catch(ignore('NoSuchEntity'));
-    await this.#iam.send(new DeleteUserCommand({ UserName: userName })).catch(ignore('NoSuchEntity'));
+    for (const key of all) await this.#iam.send(new DeleteAccessKeyCommand({ UserName: userName, AccessKeyId: key })).catch(ignore(noSuchEntity));
+    await this.#iam.send(new DeleteUserPolicyCommand({ UserName: userName, PolicyName: CREDENTIAL_POLICY_NAME })).catch(ignore(noSuchEntity));
+    await this.#iam.send(new DeleteUserCommand({ UserName: userName })).catch(ignore(noSuchEntity));
   }
 
   #failure(action: string, err: unknown): AppError {
@@ -392,7 +409,10 @@ class S3ObjectStorageProvider implements ObjectStorageProvider {
     const redact = (text: string) => text.split(this.#secret).join('[redacted]');
     if (err instanceof S3ServiceException || err instanceof IAMServiceException) {
       const status = err.$metadata.httpStatusCode;
-      return new AppError('UPSTREAM_ERROR', redact(`The object storage endpoint failed to ${action}: ${err.name}${status ? ` (HTTP ${status})` : ''}: ${err.message}`));
+      return new AppError(
+        'UPSTREAM_ERROR',
+        redact(`The object storage endpoint failed to ${action}: ${err.name}${status ? ` (HTTP ${status})` : ''}: ${err.message}`),
+      );
     }
     const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
     return new AppError('UPSTREAM_ERROR', redact(`The object storage endpoint could not be reached to ${action}: ${reason}`));
@@ -429,14 +449,15 @@ function checkBucketName(name: string): void {
   if (!BUCKET_NAME.test(name) || name.includes('..')) throw invalidField('name', `${JSON.stringify(name)} is not an S3 bucket name`);
 }
 
-function errorName(err: unknown): string | undefined {
-  return err instanceof S3ServiceException || err instanceof IAMServiceException ? err.name : undefined;
-}
+const noSuchEntity = (err: unknown) => err instanceof NoSuchEntityException;
 
-/** A rejection handler that treats the named upstream error as "already done". */
-function ignore(name: string): (err: unknown) => undefined {
+/** S3 errors the SDK has no class for arrive under the endpoint's code. */
+const s3Error = (code: string) => (err: unknown) => err instanceof S3ServiceException && err.name === code;
+
+/** A rejection handler that treats the upstream error it recognises as "already done". */
+function ignore(test: (err: unknown) => boolean): (err: unknown) => undefined {
   return (err) => {
-    if (errorName(err) === name) return undefined;
+    if (test(err)) return undefined;
     throw err;
   };
 }
