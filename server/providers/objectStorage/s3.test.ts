@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startFakeS3, type FakeS3 } from '../../../test/fakes/s3Server';
 import { AppError } from '../../platform/errors';
 import { getLogger } from '../../platform/logger';
-import { createS3ObjectStorageProvider, CREDENTIAL_POLICY_NAME, CREDENTIAL_USER_PATH } from './s3';
+import { createS3ObjectStorageProvider, CREDENTIAL_POLICY_NAME, CREDENTIAL_USER_PATH, type S3ObjectStorageOptions } from './s3';
 import type { BucketSettings, IssuedCredential, ObjectStorageProvider } from './types';
 
 const started: FakeS3[] = [];
@@ -15,7 +15,7 @@ afterEach(async () => {
   await Promise.all(started.splice(0).map((fake) => fake.close()));
 });
 
-async function setup(timeoutMs?: number): Promise<{ fake: FakeS3; storage: ObjectStorageProvider }> {
+async function setup(overrides: (fake: FakeS3) => Partial<S3ObjectStorageOptions> = () => ({})): Promise<{ fake: FakeS3; storage: ObjectStorageProvider }> {
   const fake = await startFakeS3();
   started.push(fake);
   const storage = createS3ObjectStorageProvider({
@@ -25,7 +25,7 @@ async function setup(timeoutMs?: number): Promise<{ fake: FakeS3; storage: Objec
     accessKeyId: fake.admin.accessKeyId,
     secretAccessKey: fake.admin.secretAccessKey,
     iamEndpoint: fake.url,
-    timeoutMs,
+    ...overrides(fake),
   });
   return { fake, storage };
 }
@@ -231,6 +231,13 @@ describe('S3 adapter: buckets', () => {
     expect((await fetch(`${fake.url}/media/a.txt`)).status).toBe(200);
   });
 
+  it('names a configured administrator in the suspension without asking IAM', async () => {
+    const { fake, storage } = await setup((endpoint) => ({ adminArn: endpoint.admin.arn }));
+    await storage.createBucket('quiet', 'fra1', settings({ suspended: true }));
+    expect(fake.bucket('quiet')?.policy?.[0]?.NotPrincipal).toEqual([fake.admin.arn]);
+    expect(fake.requests.filter((r) => r.method === 'POST' && r.path === '/')).toEqual([]);
+  });
+
   it('deleteBucket removes every version and delete marker in batches of 1000, then the bucket; a bucket already gone is fine', async () => {
     const { fake, storage } = await setup();
     await storage.createBucket('archive', 'fra1', settings({ versioning: true }));
@@ -423,7 +430,7 @@ describe('S3 adapter: failures', () => {
   });
 
   it('a timeout is UPSTREAM_ERROR', async () => {
-    const { fake, storage } = await setup(100);
+    const { fake, storage } = await setup(() => ({ timeoutMs: 100 }));
     fake.fail('GET /:bucket', { delayMs: 1000, times: 3 });
     await storage.createBucket('alpha', 'fra1', settings({ versioning: true }));
     const err = await caught(storage.usage('alpha', new Date()));

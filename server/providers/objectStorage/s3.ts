@@ -51,6 +51,11 @@ export interface S3ObjectStorageOptions {
   iamEndpoint: string;
   /** The signing region of the IAM API; the S3 region unless given (AWS signs IAM in `us-east-1`). */
   iamRegion?: string;
+  /**
+   * The administrator as bucket policies name it, exempted from a suspension's Deny. Asked of IAM
+   * (GetUser without a name) unless given; give it where that call does not describe the caller.
+   */
+  adminArn?: string;
   /** Per request, in milliseconds. */
   timeoutMs?: number;
 }
@@ -141,6 +146,7 @@ class S3ObjectStorageProvider implements ObjectStorageProvider {
     this.#region = options.region;
     this.#pathStyle = options.pathStyle;
     this.#secret = options.secretAccessKey;
+    if (options.adminArn) this.#adminArn = Promise.resolve(options.adminArn);
     const credentials = { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey };
     const timeoutMs = options.timeoutMs ?? 30_000;
     // Without throwOnRequestTimeout the SDK only prints a warning when the time is up and keeps waiting.
@@ -193,9 +199,10 @@ class S3ObjectStorageProvider implements ObjectStorageProvider {
   async applySettings(name: string, settings: BucketSettings): Promise<void> {
     checkBucketName(name);
     try {
+      // The policy first: a suspension must take hold even when a later step fails.
+      await this.#applyPolicy(name, settings);
       await this.#applyVersioning(name, settings.versioning);
       await this.#applyCors(name, settings);
-      await this.#applyPolicy(name, settings);
     } catch (err) {
       if (err instanceof NoSuchBucket) throw new AppError('NOT_FOUND', `Bucket ${name} not found on the object storage endpoint`);
       throw this.#failure('apply the bucket settings', err);
