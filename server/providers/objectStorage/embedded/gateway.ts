@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -122,8 +130,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Gatewa
     const { bucket, key } = parsePath(rawPath);
     if (method === 'OPTIONS') {
       const record = bucket ? await loadBucket(bucket) : null;
-      if (record) meteredBucket = record.name;
-      return preflight(req, record, reply);
+      preflight(req, record, reply);
+      // Only what the bucket's rules or keys allowed is counted: strangers' refused requests cost the owner nothing.
+      meteredBucket = record?.name ?? null;
+      return;
     }
     const request = { method, rawPath, rawQuery, headers: req.headers };
     const auth = parseAuthentication(request);
@@ -139,9 +149,18 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Gatewa
       return reply(200, { 'content-type': 'application/xml' }, listBucketsXml(await loadBuckets(credential.buckets), credential.accessKeyId));
     }
     const record = await loadBucket(bucket);
-    if (record) meteredBucket = record.name;
     authorize(classify(method, key, parseQuery(rawQuery)), bucket, record, credential);
-    await forward(req, res, { rawPath, rawQuery, auth: auth.kind === 'signed' ? auth : null, signingKey, record, options, requestId, onBytes: (n) => (sent += n) });
+    meteredBucket = record?.name ?? null;
+    await forward(req, res, {
+      rawPath,
+      rawQuery,
+      auth: auth.kind === 'signed' ? auth : null,
+      signingKey,
+      record,
+      options,
+      requestId,
+      onBytes: (n) => (sent += n),
+    });
   } catch (err) {
     if (res.headersSent) {
       res.destroy();
@@ -241,7 +260,13 @@ async function forward(req: IncomingMessage, res: ServerResponse, ctx: ForwardCo
       .join('&');
     const upstream = await new Promise<IncomingMessage>((resolve, reject) => {
       const outgoing = httpRequest(
-        { host: ctx.options.upstream.host, port: ctx.options.upstream.port, method: req.method, path: query ? `${ctx.rawPath}?${query}` : ctx.rawPath, headers },
+        {
+          host: ctx.options.upstream.host,
+          port: ctx.options.upstream.port,
+          method: req.method,
+          path: query ? `${ctx.rawPath}?${query}` : ctx.rawPath,
+          headers,
+        },
         resolve,
       );
       outgoing.on('error', reject);
@@ -297,20 +322,29 @@ async function prepareBody(req: IncomingMessage, ctx: ForwardContext): Promise<P
     return { stream: req, length: length === undefined ? null : Number(length), cleanup: async () => {} };
   }
   if (!chunked && !/^[0-9a-fA-F]{64}$/.test(payloadHash)) {
-    throw new S3Error('InvalidArgument', 400, `x-amz-content-sha256 ${payloadHash} is not supported; use a hex SHA-256, UNSIGNED-PAYLOAD, ${STREAMING_SIGNED} or ${STREAMING_UNSIGNED_TRAILER}`);
+    throw new S3Error(
+      'InvalidArgument',
+      400,
+      `x-amz-content-sha256 ${payloadHash} is not supported; use a hex SHA-256, UNSIGNED-PAYLOAD, ${STREAMING_SIGNED} or ${STREAMING_UNSIGNED_TRAILER}`,
+    );
   }
   if (!hasBody) {
-    if (chunked || !sameHex(EMPTY_SHA256, payloadHash)) throw new S3Error('XAmzContentSHA256Mismatch', 400, 'The provided x-amz-content-sha256 header does not match what was computed.');
+    if (chunked || !sameHex(EMPTY_SHA256, payloadHash))
+      throw new S3Error('XAmzContentSHA256Mismatch', 400, 'The provided x-amz-content-sha256 header does not match what was computed.');
     return none;
   }
   let transform: Transform;
   if (chunked) {
     const declared = req.headers['x-amz-decoded-content-length'];
     const decodedLength = declared === undefined ? null : Number(declared);
-    if (decodedLength !== null && !Number.isSafeInteger(decodedLength)) throw new S3Error('InvalidArgument', 400, 'x-amz-decoded-content-length is not a number');
+    if (decodedLength !== null && !Number.isSafeInteger(decodedLength))
+      throw new S3Error('InvalidArgument', 400, 'x-amz-decoded-content-length is not a number');
     const auth = ctx.auth;
     transform = new AwsChunkedDecoder({
-      signing: payloadHash === STREAMING_SIGNED && auth && ctx.signingKey ? { key: ctx.signingKey, amzDate: auth.amzDate, scope: auth.scope, seedSignature: auth.signature } : null,
+      signing:
+        payloadHash === STREAMING_SIGNED && auth && ctx.signingKey
+          ? { key: ctx.signingKey, amzDate: auth.amzDate, scope: auth.scope, seedSignature: auth.signature }
+          : null,
       decodedLength,
     });
   } else {

@@ -105,6 +105,8 @@ export class EmbeddedObjectStorageProvider implements ObjectStorageProvider {
         if (!(err instanceof S3ServiceException && err.name === 'NoSuchBucket')) throw err;
       }
     });
+    // Counts still in memory would otherwise land after the deletion below.
+    await (await startEmbeddedObjectStorage()).meter.flush();
     const db = await getDb();
     await db.transaction(async (tx) => {
       await tx.delete(s3GatewayBuckets).where(eq(s3GatewayBuckets.name, name));

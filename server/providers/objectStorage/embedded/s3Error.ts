@@ -12,8 +12,7 @@ export class S3Error extends Error {
 
 export const accessDenied = (message = 'Access Denied') => new S3Error('AccessDenied', 403, message);
 
-const escapeXml = (text: string) =>
-  text.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c] ?? c);
+const escapeXml = (text: string) => text.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c] ?? c);
 
 export function xmlElement(name: string, value: string): string {
   return `<${name}>${escapeXml(value)}</${name}>`;

@@ -73,7 +73,10 @@ function exampleDecoder(signing = true): AwsChunkedDecoder {
   const request = exampleRequest();
   const auth = signed(request);
   const key = verifySignature(auth, request, SECRET, EXAMPLE_TIME);
-  return new AwsChunkedDecoder({ signing: signing ? { key, amzDate: auth.amzDate, scope: auth.scope, seedSignature: auth.signature } : null, decodedLength: 66560 });
+  return new AwsChunkedDecoder({
+    signing: signing ? { key, amzDate: auth.amzDate, scope: auth.scope, seedSignature: auth.signature } : null,
+    decodedLength: 66560,
+  });
 }
 
 describe('SigV4 seed signature (AWS example)', () => {

@@ -127,7 +127,9 @@ function parsePresigned(query: Map<string, string>): SignedAuthentication {
   const signature = query.get('X-Amz-Signature');
   const expires = Number(query.get('X-Amz-Expires'));
   if (!credential || !amzDate || !signedHeaders || !signature || !query.has('X-Amz-Expires')) {
-    throw accessDenied('Query-string authentication version 4 requires the X-Amz-Algorithm, X-Amz-Credential, X-Amz-Signature, X-Amz-Date, X-Amz-SignedHeaders, and X-Amz-Expires parameters');
+    throw accessDenied(
+      'Query-string authentication version 4 requires the X-Amz-Algorithm, X-Amz-Credential, X-Amz-Signature, X-Amz-Date, X-Amz-SignedHeaders, and X-Amz-Expires parameters',
+    );
   }
   if (!Number.isInteger(expires) || expires < 1 || expires > MAX_EXPIRES_SECONDS) {
     throw accessDenied('X-Amz-Expires must be between 1 and 604800 seconds');
