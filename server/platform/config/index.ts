@@ -310,6 +310,25 @@ const envSchema = z
           }),
         ),
       ),
+    /**
+     * `embedded` serves buckets from this host: s3rver on a loopback port behind our gateway, which
+     * checks signatures, key scopes, public access and suspension, and meters traffic.
+     */
+    OBJECT_STORAGE_PROVIDER: z.enum(['embedded']).default('embedded'),
+    /** Where the embedded endpoint keeps objects; unset: `$DATA_DIR/object-storage`. */
+    OBJECT_STORAGE_DATA_DIR: z
+      .string()
+      .min(1)
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    OBJECT_STORAGE_ENDPOINT_HOST: z.string().min(1).default('127.0.0.1'),
+    /** The embedded endpoint's port; 0 takes any free one (tests). */
+    OBJECT_STORAGE_ENDPOINT_PORT: z.coerce.number().int().min(0).max(65535).default(4569),
+    /** What S3 clients are told to use; unset: `http://<host>:<port>` of the embedded endpoint. */
+    OBJECT_STORAGE_PUBLIC_URL: z
+      .url({ protocol: /^https?$/, message: 'OBJECT_STORAGE_PUBLIC_URL must be an http:// or https:// URL' })
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
     /** `simulator` keeps zones and records in this database; `cloudflare` calls Cloudflare's API v4 with each project's own token. */
     DNS_PROVIDER: z.enum(['simulator', 'cloudflare']).default('simulator'),
     DNS_API_URL: z.url({ protocol: /^https?$/, message: 'DNS_API_URL must be an http:// or https:// URL' }).default('https://api.cloudflare.com/client/v4'),
