@@ -89,7 +89,9 @@ function DomainView({
   autoDnsCreated: boolean;
 }) {
   const project = useProject();
+  const trpc = useTRPC();
   const canManage = hasRole(project, 'member');
+  const connected = useQuery(trpc.dnsProvider.status.queryOptions({ projectId: project.id })).data?.connected === true;
 
   return (
     <main className="page">
@@ -108,12 +110,13 @@ function DomainView({
         description={`External domain, added ${formatDate(domain.createdAt)}.`}
       />
       <div className="stack-lg">
+        {connected ? <DnsSimulatorNotice provider={provider} /> : null}
         {autoDnsCreated && domain.status === 'PENDING' ? (
           <Alert tone="success" title="Auto-DNS created the verification record in your DNS account">
             Check now to verify the domain; it is also checked automatically.
           </Alert>
         ) : null}
-        <VerificationCard domainRef={domainRef} domain={domain} canManage={canManage} provider={provider} />
+        <VerificationCard domainRef={domainRef} domain={domain} canManage={canManage} />
         <DomainRecordsCard domain={domain} rules={rules} />
         {canManage ? <RemoveCard domain={domain} /> : null}
       </div>
@@ -121,7 +124,7 @@ function DomainView({
   );
 }
 
-function VerificationCard({ domainRef, domain, canManage, provider }: { domainRef: string; domain: Domain; canManage: boolean; provider: DnsProviderInfo }) {
+function VerificationCard({ domainRef, domain, canManage }: { domainRef: string; domain: Domain; canManage: boolean }) {
   const project = useProject();
   const trpc = useTRPC();
   const toast = useToast();
@@ -192,19 +195,18 @@ function VerificationCard({ domainRef, domain, canManage, provider }: { domainRe
             {appErrorOf(failure).message}
           </Alert>
         ) : null}
-        {check ? <CheckResult check={check} /> : null}
         <div className={styles.recordGrid}>
           <RecordField label="Type" value={domain.verificationRecord.type} />
           <RecordField label="Name" value={domain.verificationRecord.name} copyLabel="Copy the record name" testId="verification-name" />
           <RecordField label="Value" value={domain.verificationRecord.value} copyLabel="Copy the record value" testId="verification-value" />
         </div>
+        {check ? <CheckResult check={check} /> : null}
         {canManage && pending && dnsProvider.data && !connected ? (
           <p className="muted">
             Is the domain’s DNS at your DNS provider? <Link href={projectPath(project.id, 'integrations')}>Connect it on the Integrations page</Link> to create
             this record in one click.
           </p>
         ) : null}
-        {pending && connected ? <DnsSimulatorNotice provider={provider} /> : null}
       </div>
     </Card>
   );
