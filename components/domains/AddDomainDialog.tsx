@@ -14,6 +14,7 @@ import { Dialog } from '../ui/Dialog';
 import { Input } from '../ui/Input';
 import { SubmitButton } from '../ui/SubmitButton';
 import { useToast } from '../ui/Toast';
+import type { DnsProviderStatus } from '../integrations/dnsProvider';
 import { AUTO_DNS_CREATED_MARKER, domainPath, type CreatedDomain } from './domains';
 
 export function AddDomainDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -87,7 +88,7 @@ function AddDomainForm({ onCancel }: { onCancel: () => void }) {
         autoFocus
         value={name}
         error={nameError}
-        hint={<AutoDnsHint />}
+        hint={dnsProvider.data ? autoDnsHint(dnsProvider.data) : undefined}
         onChange={(event) => {
           setName(event.target.value);
           setNameError(undefined);
@@ -107,11 +108,7 @@ function AddDomainForm({ onCancel }: { onCancel: () => void }) {
 }
 
 /** What happens to the verification record once the domain is added, which depends on the DNS provider connection. */
-function AutoDnsHint() {
-  const project = useProject();
-  const trpc = useTRPC();
-  const status = useQuery(trpc.dnsProvider.status.queryOptions({ projectId: project.id })).data;
-  if (!status) return null;
+function autoDnsHint(status: DnsProviderStatus): string {
   if (status.connected && status.autoDnsEnabled) {
     return 'Auto-DNS is on: if the connected DNS account holds this domain’s zone, its TXT record is created there right away.';
   }

@@ -16,17 +16,16 @@ import { Badge } from '../ui/Badge';
 import { Button, ButtonLink } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { CopyButton } from '../ui/CopyButton';
-import { DataList } from '../ui/DataList';
 import { EmptyState } from '../ui/EmptyState';
 import { Icon } from '../ui/Icon';
 import { LoadFailed } from '../ui/LoadFailed';
 import { PageHeader } from '../ui/PageHeader';
 import { Skeleton } from '../ui/Skeleton';
 import { StatusBadge } from '../ui/StatusBadge';
-import type { Column } from '../ui/Table';
+import { Table, type Column } from '../ui/Table';
 import { useToast } from '../ui/Toast';
 import { TypedConfirmDialog } from '../ui/TypedConfirmDialog';
-import { lookupErrorInWords, type Domain, type DomainCheck } from './domains';
+import { lookupErrorInWords, type Domain, type DomainCheck, type DomainVerification } from './domains';
 import styles from './domains.module.css';
 
 export function DomainDetail({
@@ -139,7 +138,7 @@ function VerificationCard({ domainRef, domain, canManage }: { domainRef: string;
 
   async function checkNow() {
     createRecord.reset();
-    let answer;
+    let answer: DomainVerification;
     try {
       answer = await verify.mutateAsync({ projectId: project.id, domain: domain.id });
     } catch {
@@ -300,23 +299,19 @@ function DomainRecordsCard({ domain, rules }: { domain: Domain; rules: DnsRecord
         ) : null
       }
     >
-      <DataList
-        label={`DNS records of ${domain.name}`}
-        query={{ data: domain.dnsRecords, error: null, isFetching: false, refetch: () => undefined }}
-        columns={columns}
-        rowKey={(record) => record.id}
-        empty={
-          <EmptyState
-            icon="inbox"
-            title={connected ? 'No records at this name' : 'No DNS provider connected'}
-            description={
-              connected
-                ? 'The connected account holds no record at this domain, or no zone that holds it.'
-                : 'Records published elsewhere are not read; the ownership check asks the DNS itself.'
-            }
-          />
-        }
-      />
+      {domain.dnsRecords.length > 0 ? (
+        <Table label={`DNS records of ${domain.name}`} columns={columns} rows={domain.dnsRecords} rowKey={(record) => record.id} loadingRows={0} />
+      ) : (
+        <EmptyState
+          icon="inbox"
+          title={connected ? 'No records at this name' : 'No DNS provider connected'}
+          description={
+            connected
+              ? 'The connected account holds no record at this domain, or no zone that holds it.'
+              : 'Records published elsewhere are not read; the ownership check asks the DNS itself.'
+          }
+        />
+      )}
     </Card>
   );
 }

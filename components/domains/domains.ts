@@ -6,7 +6,8 @@ import { projectPath } from '../projects/areas';
 type Outputs = inferRouterOutputs<AppRouter>;
 export type Domain = Outputs['domains']['list'][number];
 export type CreatedDomain = Outputs['domains']['add'];
-export type DomainCheck = Outputs['domains']['verify']['check'];
+export type DomainVerification = Outputs['domains']['verify'];
+export type DomainCheck = DomainVerification['check'];
 export type DomainCandidate = Outputs['domains']['search'][number];
 
 /** The domain page's query marker saying auto-DNS created the verification record when the domain was added. */
