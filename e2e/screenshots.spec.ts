@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from '@playwright/test';
@@ -100,7 +101,7 @@ test('screenshots of the main pages at desktop and phone width', async ({ page, 
   await capture(page, 'project-delete-dialog', page.getByRole('alertdialog'), { fullPage: false });
   await page.keyboard.press('Escape');
 
-  await page.goto(`/projects/${projectId}/domains`);
+  await page.goto(`/projects/${projectId}/object-storage`);
   await capture(page, 'coming-soon', page.getByText('This area is coming soon'));
 
   await addTestCard(page, projectId);
@@ -300,4 +301,60 @@ test('screenshots of the Redis pages at desktop and phone width', async ({ page,
   for (const database of ((await left.json()) as { data: RedisDatabase[] }).data) {
     await apiWrite(page, 'delete', `/v1/projects/${projectId}/redis/${database.id}`);
   }
+});
+
+test('screenshots of the Domains and Integrations pages at desktop and phone width', async ({ page, account }) => {
+  test.setTimeout(180_000);
+  await signIn(page, account);
+  const projectId = await createProject(page, 'Acme production');
+
+  await page.goto(`/projects/${projectId}/integrations`);
+  await capture(page, 'integrations-empty', page.getByRole('textbox', { name: 'API token' }));
+  await page.getByRole('textbox', { name: 'API token' }).fill(`shot${randomBytes(30).toString('base64url')}`.slice(0, 40));
+  await page.getByRole('button', { name: 'Connect' }).click();
+  await page.getByRole('switch', { name: 'Auto-DNS' }).check();
+  await expect(page.getByRole('switch', { name: 'Auto-DNS' })).toBeChecked();
+
+  await page.goto(`/projects/${projectId}/domains`);
+  await capture(page, 'domains-empty', page.getByText('No domains yet'));
+  await page.getByRole('button', { name: 'Add domain' }).first().click();
+  const addDialog = page.getByRole('dialog', { name: 'Add a domain' });
+  await addDialog.getByLabel('Domain name').fill('acme.example.com');
+  await capture(page, 'domain-add-dialog', addDialog.getByText('Auto-DNS is on'), { fullPage: false });
+  await addDialog.getByRole('button', { name: 'Add domain' }).click();
+  await expect(page.getByText('Auto-DNS created the verification record')).toBeVisible();
+  await page.getByRole('button', { name: 'Check now' }).click();
+  await capture(page, 'domain-verified', page.getByText('Verified: the record was found'));
+
+  await page.goto(`/projects/${projectId}/integrations`);
+  await page.getByRole('switch', { name: 'Auto-DNS' }).uncheck();
+  await expect(page.getByRole('switch', { name: 'Auto-DNS' })).not.toBeChecked();
+  await apiWrite(page, 'post', `/v1/projects/${projectId}/domains`, { name: 'blog.example.net', type: 'EXTERNAL' });
+  await page.goto(`/projects/${projectId}/domains/blog.example.net`);
+  await page.getByRole('button', { name: 'Check now' }).click();
+  await capture(page, 'domain-pending', page.getByTestId('check-reason'));
+  await page.getByRole('button', { name: 'Remove domain' }).click();
+  await page
+    .getByRole('alertdialog')
+    .getByLabel(/to confirm/)
+    .fill('blog.exa');
+  await capture(page, 'domain-remove-dialog', page.getByRole('alertdialog'), { fullPage: false });
+  await page.keyboard.press('Escape');
+
+  await page.goto(`/projects/${projectId}/domains`);
+  await page.getByLabel('Name or idea').fill('acme-shop');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await capture(page, 'domains', page.getByRole('table', { name: 'Domain names found' }).getByRole('row', { name: /acme-shop\.com/ }));
+
+  await page.goto(`/projects/${projectId}/integrations`);
+  await page.getByRole('button', { name: 'Show the records of example.com' }).click();
+  await capture(page, 'integrations', page.getByRole('table', { name: 'DNS records of example.com' }).getByRole('row', { name: /www/ }));
+  await page.getByRole('button', { name: 'Add record' }).click();
+  const recordDialog = page.getByRole('dialog', { name: 'Add a record' });
+  await recordDialog.getByLabel('Type').selectOption('MX');
+  await recordDialog.getByLabel('Name').fill('@');
+  await recordDialog.getByLabel('Content').fill('mx 1.example.com');
+  await recordDialog.getByRole('button', { name: 'Add record' }).click();
+  await capture(page, 'dns-record-dialog', recordDialog.getByText('must be a host name'), { fullPage: false });
+  await page.keyboard.press('Escape');
 });

@@ -15,13 +15,6 @@ export interface ResourceArea extends ProjectArea {
 /** The resource areas of SPEC that the panel does not manage yet; each gets a page saying what it will hold. */
 export const RESOURCE_AREAS: readonly ResourceArea[] = [
   {
-    segment: 'domains',
-    label: 'Domains',
-    icon: 'globe',
-    summary: 'Registered, transferred and external domains with their DNS.',
-    capabilities: ['Register or move in a domain', 'Verify ownership of an external domain', 'Manage DNS records'],
-  },
-  {
     segment: 'object-storage',
     label: 'Object storage',
     icon: 'bucket',
@@ -48,13 +41,6 @@ export const RESOURCE_AREAS: readonly ResourceArea[] = [
     icon: 'database',
     summary: 'Shared PostgreSQL tenant databases with their own pool.',
     capabilities: ['Isolated logical database and role', 'Connection pooling', 'Password rotation'],
-  },
-  {
-    segment: 'integrations',
-    label: 'Integrations',
-    icon: 'sparkles',
-    summary: 'Connections to your DNS provider, image hub and git hosts.',
-    capabilities: ['Manage DNS records from the panel', 'Deploy images from your hub account', 'Deploy on push from three git hosts'],
   },
 ];
 

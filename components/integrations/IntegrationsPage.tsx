@@ -1,0 +1,306 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { usePathname, useRouter } from 'next/navigation';
+import { useId, useState, type FormEvent } from 'react';
+import { formatDate, formatDateTime } from '../format';
+import { projectPath } from '../projects/areas';
+import { hasRole, useProject } from '../projects/ProjectContext';
+import { appErrorOf, type AppErrorInfo } from '../trpc/errors';
+import { useTRPC } from '../trpc/TrpcProvider';
+import { Alert } from '../ui/Alert';
+import { Badge } from '../ui/Badge';
+import { Button } from '../ui/Button';
+import { Card } from '../ui/Card';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
+import { Icon } from '../ui/Icon';
+import { Input } from '../ui/Input';
+import { LoadFailed } from '../ui/LoadFailed';
+import { PageHeader } from '../ui/PageHeader';
+import { Skeleton } from '../ui/Skeleton';
+import { SubmitButton } from '../ui/SubmitButton';
+import { useToast } from '../ui/Toast';
+import { CONNECTION_LABELS, oauthConnectUrl, type DnsProviderInfo, type DnsProviderStatus, type DnsRecordRules } from './dnsProvider';
+import { DnsSimulatorNotice } from './DnsSimulatorNotice';
+import { DnsZones } from './DnsZones';
+import styles from './integrations.module.css';
+
+/** What the OAuth callback appends to the page it returns to (`?dns-provider=…`). */
+export type OAuthOutcome = 'connected' | 'denied' | 'error';
+
+export function IntegrationsPage({ provider, rules, oauthOutcome }: { provider: DnsProviderInfo; rules: DnsRecordRules; oauthOutcome: OAuthOutcome | null }) {
+  const project = useProject();
+  const trpc = useTRPC();
+  const status = useQuery(trpc.dnsProvider.status.queryOptions({ projectId: project.id }));
+
+  return (
+    <main className="page">
+      <PageHeader
+        eyebrow={project.name}
+        title="Integrations"
+        description="Accounts you hold elsewhere, connected to this project. Connect your DNS provider to manage its zones here and to publish domain verification records in one click."
+      />
+      <div className="stack-lg">
+        {oauthOutcome ? <OAuthOutcomeAlert outcome={oauthOutcome} /> : null}
+        <DnsSimulatorNotice provider={provider} />
+        {status.isPending ? (
+          <Card title="DNS provider">
+            <Skeleton height={120} />
+          </Card>
+        ) : status.isError ? (
+          <LoadFailed title="The DNS provider connection could not be loaded" error={status.error} retry={status.refetch} retrying={status.isFetching} />
+        ) : (
+          <>
+            <DnsProviderCard status={status.data} />
+            {status.data.connected ? <DnsZones rules={rules} /> : null}
+          </>
+        )}
+      </div>
+    </main>
+  );
+}
+
+const OUTCOMES: Record<OAuthOutcome, { tone: 'success' | 'warning' | 'danger'; title: string; text: string }> = {
+  connected: { tone: 'success', title: 'Your DNS provider is connected', text: 'Its zones are listed below.' },
+  denied: { tone: 'warning', title: 'The DNS provider was not connected', text: 'Access was not granted on the provider’s page. Nothing changed.' },
+  error: {
+    tone: 'danger',
+    title: 'The DNS provider could not be connected',
+    text: 'The provider did not complete the sign-in. Try again, or connect with an API token.',
+  },
+};
+
+/** The OAuth round trip ends on this page; its outcome is said once and the marker removed from the address when dismissed. */
+function OAuthOutcomeAlert({ outcome }: { outcome: OAuthOutcome }) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const { tone, title, text } = OUTCOMES[outcome];
+  return (
+    <Alert
+      tone={tone}
+      title={title}
+      action={
+        <Button size="sm" variant="ghost" onClick={() => router.replace(pathname)}>
+          Dismiss
+        </Button>
+      }
+    >
+      {text}
+    </Alert>
+  );
+}
+
+function DnsProviderCard({ status }: { status: DnsProviderStatus }) {
+  const project = useProject();
+  const canManage = hasRole(project, 'member');
+  const [disconnecting, setDisconnecting] = useState(false);
+
+  return (
+    <Card
+      title={
+        <span className={styles.titleRow}>
+          DNS provider
+          {status.connected ? <Badge tone="success">Connected</Badge> : <Badge>Not connected</Badge>}
+        </span>
+      }
+      description="Your own DNS account: its zones and records, reached with a credential you give. The panel creates, changes and deletes only what you ask it to."
+      aria-label="DNS provider"
+      footer={
+        status.connected && canManage ? (
+          <>
+            <span className="muted">Records made through the connection stay in your DNS account after disconnecting.</span>
+            <Button variant="danger-ghost" onClick={() => setDisconnecting(true)}>
+              Disconnect
+            </Button>
+          </>
+        ) : undefined
+      }
+    >
+      <div className="stack-lg">
+        {status.connected ? (
+          <dl className="details-list">
+            <dt>Connected with</dt>
+            <dd>{status.connectionType ? CONNECTION_LABELS[status.connectionType] : 'Unknown'}</dd>
+            <dt>Account</dt>
+            <dd data-testid="dns-account">{status.accountName ?? <span className="muted">Not named by the provider</span>}</dd>
+            {status.connectedAt ? (
+              <>
+                <dt>Since</dt>
+                <dd title={formatDateTime(status.connectedAt)}>{formatDate(status.connectedAt)}</dd>
+              </>
+            ) : null}
+          </dl>
+        ) : canManage ? (
+          <ConnectForm oauthEnabled={status.oauthEnabled} />
+        ) : (
+          <p className="muted">No DNS provider is connected. A member of the project can connect one.</p>
+        )}
+        <AutoDnsSwitch status={status} />
+      </div>
+      {canManage ? <DisconnectDialog open={disconnecting} onClose={() => setDisconnecting(false)} /> : null}
+    </Card>
+  );
+}
+
+function ConnectForm({ oauthEnabled }: { oauthEnabled: boolean }) {
+  const project = useProject();
+  const trpc = useTRPC();
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const connect = useMutation(trpc.dnsProvider.connectToken.mutationOptions());
+  const [token, setToken] = useState('');
+  const [tokenError, setTokenError] = useState<string | undefined>();
+  const [refusal, setRefusal] = useState<AppErrorInfo | null>(null);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setRefusal(null);
+    if (token.trim() === '') {
+      setTokenError('Paste an API token of your DNS provider');
+      return;
+    }
+    let connected: DnsProviderStatus;
+    try {
+      connected = await connect.mutateAsync({ projectId: project.id, apiToken: token });
+    } catch (error) {
+      const refused = appErrorOf(error);
+      if (refused.fields?.apiToken) setTokenError(refused.fields.apiToken);
+      else setRefusal(refused);
+      return;
+    }
+    queryClient.setQueryData(trpc.dnsProvider.status.queryKey({ projectId: project.id }), connected);
+    await queryClient.invalidateQueries({ queryKey: trpc.dnsProvider.pathKey() });
+    toast.success(connected.accountName ? `Connected to ${connected.accountName}` : 'Your DNS provider is connected');
+  }
+
+  return (
+    <div className={styles.connect}>
+      <form className="form" onSubmit={submit} noValidate aria-label="Connect with an API token">
+        {refusal ? (
+          <Alert tone="danger" title="The DNS provider was not connected">
+            {refusal.message}
+          </Alert>
+        ) : null}
+        <Input
+          label="API token"
+          type="password"
+          name="apiToken"
+          autoComplete="off"
+          spellCheck={false}
+          value={token}
+          error={tokenError}
+          hint="A token of your DNS account allowed to read zones and edit DNS records. It is checked with the provider, stored encrypted and never shown again."
+          onChange={(event) => {
+            setToken(event.target.value);
+            setTokenError(undefined);
+          }}
+        />
+        <div className="form-actions">
+          <SubmitButton variant="primary" loading={connect.isPending}>
+            <Icon name="key" /> Connect
+          </SubmitButton>
+        </div>
+      </form>
+      {oauthEnabled ? (
+        <div className={styles.oauth}>
+          <span className={styles.or}>or</span>
+          <p className="muted">Sign in at your DNS provider and grant access there; you come back here afterwards.</p>
+          {/* A full page load: the API answers with a redirect to the provider's consent page. */}
+          <a className="btn btn-secondary" href={oauthConnectUrl(project.id, projectPath(project.id, 'integrations'))}>
+            <Icon name="globe" /> Connect with OAuth
+          </a>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function AutoDnsSwitch({ status }: { status: DnsProviderStatus }) {
+  const project = useProject();
+  const trpc = useTRPC();
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const canManage = hasRole(project, 'member');
+  const settings = useMutation(trpc.dnsProvider.settings.mutationOptions());
+  const descriptionId = useId();
+  // The switch moves at once, and back if the change is refused.
+  const [requested, setRequested] = useState<boolean | null>(null);
+
+  async function toggle(autoDnsEnabled: boolean) {
+    if (settings.isPending) return;
+    setRequested(autoDnsEnabled);
+    let saved: DnsProviderStatus;
+    try {
+      saved = await settings.mutateAsync({ projectId: project.id, autoDnsEnabled });
+    } catch (error) {
+      setRequested(null);
+      toast.error(appErrorOf(error).message);
+      return;
+    }
+    queryClient.setQueryData(trpc.dnsProvider.status.queryKey({ projectId: project.id }), saved);
+    setRequested(null);
+    toast.success(saved.autoDnsEnabled ? 'Auto-DNS is on' : 'Auto-DNS is off');
+  }
+
+  return (
+    <div className={styles.autoDns}>
+      <label className={styles.switch}>
+        <input
+          type="checkbox"
+          role="switch"
+          checked={requested ?? status.autoDnsEnabled}
+          disabled={!canManage}
+          aria-describedby={descriptionId}
+          onChange={(event) => void toggle(event.target.checked)}
+        />
+        <span className={styles.switchTrack} aria-hidden />
+        <span className={styles.switchLabel}>Auto-DNS</span>
+      </label>
+      <p id={descriptionId} className="muted">
+        When on, adding a domain whose zone is in the connected account creates its verification TXT record there at once, so the domain can be verified without
+        you publishing anything.{status.connected ? '' : ' The setting is kept and applies once a provider is connected.'}
+      </p>
+    </div>
+  );
+}
+
+function DisconnectDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const project = useProject();
+  const trpc = useTRPC();
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const disconnect = useMutation(trpc.dnsProvider.disconnect.mutationOptions());
+
+  function close() {
+    onClose();
+    disconnect.reset();
+  }
+
+  async function confirm() {
+    let status: DnsProviderStatus;
+    try {
+      status = await disconnect.mutateAsync({ projectId: project.id });
+    } catch {
+      return;
+    }
+    close();
+    queryClient.setQueryData(trpc.dnsProvider.status.queryKey({ projectId: project.id }), status);
+    queryClient.removeQueries({ queryKey: trpc.dnsProvider.zones.queryKey({ projectId: project.id }) });
+    await queryClient.invalidateQueries({ queryKey: trpc.domains.pathKey() });
+    toast.success('The DNS provider was disconnected');
+  }
+
+  return (
+    <ConfirmDialog
+      open={open}
+      onClose={close}
+      title="Disconnect the DNS provider?"
+      description="The panel forgets the credential. Every record in your DNS account stays as it is, including verification records, and verified domains stay verified."
+      confirmLabel="Disconnect"
+      onConfirm={() => void confirm()}
+      pending={disconnect.isPending}
+      errorTitle="The DNS provider was not disconnected"
+      error={disconnect.isError ? appErrorOf(disconnect.error).message : null}
+    />
+  );
+}
