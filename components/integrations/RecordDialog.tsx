@@ -55,11 +55,10 @@ export function RecordDialog({ zone, rules, record, onClose }: { zone: DnsZone; 
   const [proxied, setProxied] = useState(record?.proxied ?? false);
   const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
   const [refusal, setRefusal] = useState<string | null>(null);
-  const [checking, setChecking] = useState(false);
 
   const proxiable = rules.proxiableTypes.includes(type);
   const contentHelp = CONTENT_HINTS[type];
-  const pending = checking || create.isPending || replace.isPending;
+  const pending = create.isPending || replace.isPending;
   const shownFields: RecordField[] = [
     'type',
     'name',
@@ -91,16 +90,7 @@ export function RecordDialog({ zone, rules, record, onClose }: { zone: DnsZone; 
     event.preventDefault();
     setRefusal(null);
     const wanted = body();
-    setChecking(true);
-    let problems: Record<string, string>;
-    try {
-      problems = await checkDnsRecord(wanted);
-    } catch {
-      // The API applies the same rules to the record, so a check that could not run only moves them there.
-      problems = {};
-    } finally {
-      setChecking(false);
-    }
+    const problems = checkDnsRecord(wanted);
     if (Object.keys(problems).length > 0) {
       setErrors(problems);
       return;

@@ -1,4 +1,3 @@
-import { isIP } from 'node:net';
 import { z } from 'zod';
 import { invalidField } from '../../platform/errors';
 import { DNS_RECORD_TYPES, type DnsRecordInput, type DnsRecordType } from './types';
@@ -127,9 +126,9 @@ function isRecordName(value: string): boolean {
 function contentProblemOf(type: DnsRecordType, content: string): string | null {
   switch (type) {
     case 'A':
-      return isIP(content) === 4 ? null : 'content of an A record must be an IPv4 address such as 192.0.2.1';
+      return z.ipv4().safeParse(content).success ? null : 'content of an A record must be an IPv4 address such as 192.0.2.1';
     case 'AAAA':
-      return isIP(content) === 6 ? null : 'content of an AAAA record must be an IPv6 address such as 2001:db8::1';
+      return z.ipv6().safeParse(content).success ? null : 'content of an AAAA record must be an IPv6 address such as 2001:db8::1';
     case 'CNAME':
     case 'NS':
     case 'MX':
