@@ -8,7 +8,7 @@ import { getConfig } from './server/platform/config';
 import { INTERNAL_HEADERS } from './server/platform/context';
 import { startJobs, stopJobs } from './server/platform/jobs';
 import { getLogger } from './server/platform/logger';
-import { restApi, runDomainStartups } from './server/app';
+import { restApi, runDomainShutdowns, runDomainStartups } from './server/app';
 import { clientAddress, loggablePath, securityHeaders } from './server/platform/http';
 import { REST_PREFIX } from './server/platform/rest/handler';
 
@@ -68,6 +68,7 @@ async function main(): Promise<void> {
     log.info({ signal }, 'shutting down');
     server.close();
     await stopJobs().catch((err: unknown) => log.error({ err }, 'job runner did not stop cleanly'));
+    await runDomainShutdowns();
     await closeDb().catch(() => undefined);
     process.exit(0);
   };

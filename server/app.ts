@@ -72,6 +72,18 @@ export async function runDomainStartups(): Promise<void> {
   }
 }
 
+/** Each domain's `shutdown`, when a serving process stops; one that fails does not keep the others from running. */
+export async function runDomainShutdowns(): Promise<void> {
+  for (const domain of DOMAINS as readonly DomainManifest[]) {
+    if (!domain.shutdown) continue;
+    try {
+      await domain.shutdown();
+    } catch (err) {
+      getLogger().error({ err, domain: domain.name }, 'domain shutdown failed');
+    }
+  }
+}
+
 export const restApi = createRestApi({ router: appRouter, rawRoutes: DOMAINS.flatMap((d: DomainManifest) => d.rawRoutes ?? []) });
 
 configureJobs(JOBS);

@@ -32,6 +32,8 @@ process.env.APP_URL ??= 'http://localhost:3000';
 // Real redis-server processes outlive a test file unless deleted; the suites that want them
 // (the provider's and the Redis domain's) switch to the embedded provider and clean up after it.
 process.env.REDIS_PROVIDER ??= 'simulator';
+// Each test file's embedded S3 endpoint takes a free port rather than competing for the default one.
+process.env.OBJECT_STORAGE_ENDPOINT_PORT ??= '0';
 
 await import('../server/platform/config');
 const { migrateDatabase } = await import('../db/migrate');
@@ -41,6 +43,8 @@ await import('../server/app');
 
 afterAll(async () => {
   const { stopJobs } = await import('../server/platform/jobs');
+  const { stopEmbeddedObjectStorage } = await import('../server/providers/objectStorage');
+  await stopEmbeddedObjectStorage();
   const { closeDb } = await import('../db');
   await stopJobs();
   await closeDb();

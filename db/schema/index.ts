@@ -20,3 +20,4 @@ export * from './domains';
 export * from './integrations';
 export * from './dnsSimulator';
 export * from './objectStorageGateway';
+export * from './objectStorage';

@@ -450,3 +450,15 @@ export async function creditFailedCreation(tx: Tx, projectId: string, billingIte
   await recordCharge(tx, projectId, ended.category, -purchase.subtotal, `Credited back: ${ended.description}`, now);
   return amount;
 }
+
+/** What moving the billing item to `monthly` would charge or credit now (the tier-change preview). */
+export async function previewTierChangeOf(projectId: string, billingItemId: string, monthly: number, now = new Date()): Promise<TierChangePreview> {
+  const db = await getDb();
+  const [item] = await db
+    .select()
+    .from(billingItems)
+    .where(and(eq(billingItems.id, billingItemId), eq(billingItems.projectId, projectId)));
+  if (!item || item.endedAt) throw new AppError('NOT_FOUND', 'Subscription item not found');
+  const payer = await loadPayer(db, projectId);
+  return previewTierChange(item.monthly, monthly, await chargeContextFor(db, projectId, payer.defaultCard, now));
+}

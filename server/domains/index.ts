@@ -8,6 +8,7 @@ import { integrationsDomain } from './integrations';
 import { invitationsDomain } from './invitations';
 import { membersDomain } from './members';
 import { notificationsDomain } from './notifications';
+import { objectStorageDomain } from './objectStorage';
 import { projectsDomain } from './projects';
 import { redisDomain } from './redis';
 import { secretsDomain } from './secrets';
@@ -33,6 +34,7 @@ export const DOMAINS = [
   redisDomain,
   domainsDomain,
   integrationsDomain,
+  objectStorageDomain,
   secretsDomain,
   variablesDomain,
   catalogDomain,

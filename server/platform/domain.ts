@@ -56,6 +56,8 @@ export interface DomainManifest<TRouters extends Record<string, AnyRouter> = Rec
    * failure is logged; the process still starts.
    */
   startup?: () => Promise<void>;
+  /** Runs when a serving process stops, before the database closes: flushing what `startup` started. */
+  shutdown?: () => Promise<void>;
   /** Paid resources outside `_count` that also hold a project back from deletion (see ResourceCounter). */
   deletionBlockers?: readonly DeletionBlocker[];
   /** The backends the domain runs on, as /healthz and the panel report them (real or simulated). */

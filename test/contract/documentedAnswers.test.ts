@@ -41,6 +41,8 @@ const year = new Date().getUTCFullYear();
 /** A public address written as one, so saving it needs no DNS; nothing is delivered during the walk. */
 const WEBHOOK_URL = 'https://93.184.216.34/hooks';
 let walks = 0;
+/** A token of the DNS simulator's shape; every world connects its own account with it. */
+const DNS_TOKEN = 'walkwalkwalkwalkwalkwalkwalkwalkwalkwalk';
 
 /** A body and query each operation takes when nothing is wrong, so it reaches its own rules. */
 function requestFor(op: DocumentedOperation, world: World): { body?: unknown; query?: string } {
@@ -68,6 +70,34 @@ function requestFor(op: DocumentedOperation, world: World): { body?: unknown; qu
     'POST /projects/{projectId}/ssh-keys/generate': { body: { name: `generated ${walks}` } },
     'POST /projects/{projectId}/webhooks': { body: { url: WEBHOOK_URL, events: ['*'] } },
     'PATCH /projects/{projectId}/webhooks/{endpointId}': { body: { description: `walk ${walks}` } },
+    'POST /projects/{projectId}/redis': { body: { name: `walk-${walks}`, planSlug: 'redis-256mb', region: 'fra1' } },
+    'GET /projects/{projectId}/redis/preview': { query: '?planSlug=redis-1gb&replication=true' },
+    'POST /projects/{projectId}/domains': { body: { name: `walk-${walks}-example.com`, type: 'EXTERNAL' } },
+    'GET /domains/search': { query: '?query=walker' },
+    'POST /projects/{projectId}/integrations/dns-provider/connect/token': { body: { apiToken: DNS_TOKEN } },
+    'PATCH /projects/{projectId}/integrations/dns-provider/settings': { body: { autoDnsEnabled: true } },
+    'POST /projects/{projectId}/integrations/dns-provider/zones/{zoneId}/records': {
+      body: { type: 'TXT', name: `walk-${walks}`, content: 'walked', ttl: 1, proxied: false },
+    },
+    'PATCH /projects/{projectId}/integrations/dns-provider/zones/{zoneId}/records/{recordId}': {
+      body: { type: 'TXT', name: 'walked', content: `walk ${walks}`, ttl: 1, proxied: false },
+    },
+    'POST /projects/{projectId}/storage/object-storage': {
+      body: {
+        name: `walk-${walks}-${world.params.projectId!.slice(-6).toLowerCase()}`,
+        provider: 'S3_PROVIDER',
+        region: 'fra1',
+        tier: 'STARTER',
+        publicAccess: false,
+        versioning: false,
+      },
+    },
+    'GET /projects/{projectId}/storage/object-storage/{bucketId}/plan-preview': { query: '?tier=GROWTH' },
+    'PATCH /projects/{projectId}/storage/object-storage/{bucketId}/tier': { body: { tier: 'GROWTH' } },
+    'PATCH /projects/{projectId}/storage/object-storage/{bucketId}/cors': { body: { corsRules: [] } },
+    'PATCH /projects/{projectId}/storage/object-storage/{bucketId}/cdn': { body: { cdnEnabled: false } },
+    'POST /projects/{projectId}/iam': { body: { name: `walk-${walks}` } },
+    'PATCH /projects/{projectId}/iam/{credentialId}': { body: { bucketIds: null, access: 'read' } },
   };
   return samples[label(op)] ?? (op.method === 'GET' || op.method === 'DELETE' ? {} : { body: {} });
 }
@@ -94,6 +124,20 @@ function undocumented(answers: Answer[]): string[] {
 const seen = (answers: Answer[], status: number, code?: string) =>
   answers.filter((a) => a.status === status && (code === undefined || a.code === code)).map(({ op }) => label(op));
 
+/** A simulated DNS account connected to the project: a zone, a record in it, and an external domain. */
+async function dnsWorld(owner: TestUser, projectId: string): Promise<Record<string, string>> {
+  await api('POST', `/v1/projects/${projectId}/integrations/dns-provider/connect/token`, { cookie: owner.cookie, body: { apiToken: DNS_TOKEN } });
+  const zones = await api<Array<{ id: string; name: string }>>('GET', `/v1/projects/${projectId}/integrations/dns-provider/zones`, { cookie: owner.cookie });
+  const zoneId = zones.data[0]!.id;
+  const record = await api<{ id: string }>('POST', `/v1/projects/${projectId}/integrations/dns-provider/zones/${zoneId}/records`, {
+    cookie: owner.cookie,
+    body: { type: 'TXT', name: 'standing', content: 'standing', ttl: 1, proxied: false },
+  });
+  const domain = `standing-${projectId.slice(-8).toLowerCase()}.example.com`;
+  await api('POST', `/v1/projects/${projectId}/domains`, { cookie: owner.cookie, body: { name: domain, type: 'EXTERNAL' } });
+  return { zoneId, recordId: record.data.id, domain };
+}
+
 /** A project with a member, an invitation, an API key and an SSH key; with a card, a server and a paid invoice too when it can buy. */
 async function buildWorld(card: string | null): Promise<World> {
   const owner = await createUser('Owner');
@@ -113,11 +157,29 @@ async function buildWorld(card: string | null): Promise<World> {
     sshKeyId: sshKey.id,
     endpointId: endpoint.data.id,
     deliveryId: delivery.data.id,
+    ...(await dnsWorld(owner, projectId)),
   };
   if (card) {
     params.paymentMethodId = (await addCard(owner, projectId, card)).data.id;
     if (card === CARDS.ok) {
       params.serverId = (await createServer(owner, projectId, { name: 'standing' })).id;
+      params.redisId = (
+        await api<{ id: string }>('POST', `/v1/projects/${projectId}/redis`, {
+          cookie: owner.cookie,
+          body: { name: 'standing', planSlug: 'redis-256mb', region: 'fra1' },
+        })
+      ).data.id;
+      const bucketName = `standing-${projectId.slice(-8).toLowerCase()}`;
+      await api('POST', `/v1/projects/${projectId}/storage/object-storage`, {
+        cookie: owner.cookie,
+        body: { name: bucketName, provider: 'S3_PROVIDER', region: 'fra1', tier: 'STARTER', publicAccess: true, versioning: false },
+      });
+      const buckets = await api<Array<{ id: string; name: string }>>('GET', `/v1/projects/${projectId}/storage/object-storage`, { cookie: owner.cookie });
+      params.bucketId = buckets.data.find((b) => b.name === bucketName)!.id;
+      params.credentialId = (await api<{ id: string }>('POST', `/v1/projects/${projectId}/iam`, { cookie: owner.cookie, body: { name: 'standing' } })).data.id;
+      params.iamUserName = (
+        await api<{ iamUserName: string }>('POST', `/v1/projects/${projectId}/storage/object-storage/${params.bucketId}/iam-users`, { cookie: owner.cookie })
+      ).data.iamUserName;
       const now = new Date();
       const invoice = await closeMonthForProject(projectId, new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1, 0, 5)));
       params.invoiceId = invoice!.id;

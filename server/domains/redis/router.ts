@@ -80,7 +80,7 @@ export const redisRouter = router({
       },
       scopes: READ,
       role: 'viewer',
-      errors: ['BAD_REQUEST'],
+      errors: ['BAD_REQUEST', 'UPSTREAM_ERROR'],
       invalidInputCode: 'BAD_REQUEST',
     })
     .input(z.object({ ...projectRef, ...redisPreviewQuery.shape }))

@@ -312,9 +312,44 @@ const envSchema = z
       ),
     /**
      * `embedded` serves buckets from this host: s3rver on a loopback port behind our gateway, which
-     * checks signatures, key scopes, public access and suspension, and meters traffic.
+     * checks signatures, key scopes, public access and suspension, and meters traffic. `s3` drives a
+     * production S3-compatible endpoint with an IAM API (Ceph RGW, AWS) as its administrator.
      */
-    OBJECT_STORAGE_PROVIDER: z.enum(['embedded']).default('embedded'),
+    OBJECT_STORAGE_PROVIDER: z.enum(['embedded', 's3']).default('embedded'),
+    OBJECT_STORAGE_S3_ENDPOINT: z
+      .url({ protocol: /^https?$/, message: 'OBJECT_STORAGE_S3_ENDPOINT must be an http:// or https:// URL' })
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    OBJECT_STORAGE_S3_REGION: z.string().min(1).default('us-east-1'),
+    OBJECT_STORAGE_S3_PATH_STYLE: z
+      .enum(['true', 'false'], { error: 'OBJECT_STORAGE_S3_PATH_STYLE must be true or false' })
+      .default('true')
+      .transform((v) => v === 'true'),
+    OBJECT_STORAGE_S3_ACCESS_KEY_ID: z
+      .string()
+      .min(1)
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    OBJECT_STORAGE_S3_SECRET_ACCESS_KEY: z
+      .string()
+      .min(1)
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    OBJECT_STORAGE_S3_IAM_ENDPOINT: z
+      .url({ protocol: /^https?$/, message: 'OBJECT_STORAGE_S3_IAM_ENDPOINT must be an http:// or https:// URL' })
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    OBJECT_STORAGE_S3_IAM_REGION: z
+      .string()
+      .min(1)
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    OBJECT_STORAGE_S3_ADMIN_ARN: z
+      .string()
+      .min(1)
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    OBJECT_STORAGE_S3_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
     /** Where the embedded endpoint keeps objects; unset: `$DATA_DIR/object-storage`. */
     OBJECT_STORAGE_DATA_DIR: z
       .string()
@@ -395,6 +430,11 @@ const envSchema = z
     if (env.INFRA_PROVIDER === 'droplets') {
       for (const name of ['INFRA_API_URL', 'INFRA_API_TOKEN'] as const) {
         if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: `${name} is required when INFRA_PROVIDER=droplets` });
+      }
+    }
+    if (env.OBJECT_STORAGE_PROVIDER === 's3') {
+      for (const name of ['OBJECT_STORAGE_S3_ENDPOINT', 'OBJECT_STORAGE_S3_ACCESS_KEY_ID', 'OBJECT_STORAGE_S3_SECRET_ACCESS_KEY'] as const) {
+        if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: `${name} is required when OBJECT_STORAGE_PROVIDER=s3` });
       }
     }
     if (env.REDIS_PROVIDER === 'managed-api') {

@@ -1,5 +1,6 @@
 import { getConfig } from '../../platform/config';
 import { EmbeddedObjectStorageProvider } from './embedded/provider';
+import { createS3ObjectStorageProvider } from './s3';
 import type { ObjectStorageProvider } from './types';
 
 export type {
@@ -30,6 +31,29 @@ function makeObjectStorageProvider(): ObjectStorageProvider {
   switch (config.OBJECT_STORAGE_PROVIDER) {
     case 'embedded':
       return new EmbeddedObjectStorageProvider();
+    case 's3': {
+      const {
+        OBJECT_STORAGE_S3_ENDPOINT: endpoint,
+        OBJECT_STORAGE_S3_ACCESS_KEY_ID: accessKeyId,
+        OBJECT_STORAGE_S3_SECRET_ACCESS_KEY: secretAccessKey,
+      } = config;
+      if (!endpoint || !accessKeyId || !secretAccessKey) {
+        throw new Error(
+          'OBJECT_STORAGE_S3_ENDPOINT, OBJECT_STORAGE_S3_ACCESS_KEY_ID and OBJECT_STORAGE_S3_SECRET_ACCESS_KEY are required when OBJECT_STORAGE_PROVIDER=s3',
+        );
+      }
+      return createS3ObjectStorageProvider({
+        endpoint,
+        region: config.OBJECT_STORAGE_S3_REGION,
+        pathStyle: config.OBJECT_STORAGE_S3_PATH_STYLE,
+        accessKeyId,
+        secretAccessKey,
+        iamEndpoint: config.OBJECT_STORAGE_S3_IAM_ENDPOINT ?? endpoint,
+        iamRegion: config.OBJECT_STORAGE_S3_IAM_REGION,
+        adminArn: config.OBJECT_STORAGE_S3_ADMIN_ARN,
+        timeoutMs: config.OBJECT_STORAGE_S3_TIMEOUT_MS,
+      });
+    }
   }
 }
 
