@@ -23,8 +23,8 @@ import { PageHeader } from '../ui/PageHeader';
 import { Skeleton } from '../ui/Skeleton';
 import { StatusBadge } from '../ui/StatusBadge';
 import { Table, type Column } from '../ui/Table';
+import { DeleteResourceCard } from '../ui/DeleteResourceCard';
 import { useToast } from '../ui/Toast';
-import { TypedConfirmDialog } from '../ui/TypedConfirmDialog';
 import { lookupErrorInWords, type Domain, type DomainCheck, type DomainVerification } from './domains';
 import styles from './domains.module.css';
 
@@ -322,55 +322,27 @@ function RemoveCard({ domain }: { domain: Domain }) {
   const router = useRouter();
   const toast = useToast();
   const queryClient = useQueryClient();
-  const [open, setOpen] = useState(false);
   const remove = useMutation(trpc.domains.remove.mutationOptions());
 
-  function close() {
-    setOpen(false);
-    remove.reset();
-  }
-
-  async function confirm() {
-    try {
-      await remove.mutateAsync({ projectId: project.id, domain: domain.id });
-    } catch {
-      return;
-    }
-    toast.success(`${domain.name} was removed`);
-    router.replace(projectPath(project.id, 'domains'));
-    await Promise.all([
-      queryClient.invalidateQueries({ queryKey: trpc.domains.list.queryKey({ projectId: project.id }) }),
-      queryClient.invalidateQueries({ queryKey: trpc.projects.get.queryKey() }),
-    ]);
-  }
-
   return (
-    <>
-      <Card
-        tone="danger"
-        title="Remove domain"
-        description="Removes the domain from this project and frees the name for any project. DNS records published for it stay where they are."
-        footer={
-          <>
-            <span className="muted">Adding it again needs a new verification.</span>
-            <Button variant="danger" onClick={() => setOpen(true)}>
-              <Icon name="trash" /> Remove domain
-            </Button>
-          </>
-        }
-      />
-      <TypedConfirmDialog
-        open={open}
-        onClose={close}
-        title={`Remove ${domain.name}?`}
-        description="The domain leaves this project and its name becomes free for any project. Its DNS records are not touched."
-        expected={domain.name}
-        confirmLabel="Remove this domain"
-        onConfirm={() => void confirm()}
-        pending={remove.isPending}
-        errorTitle="The domain was not removed"
-        error={remove.isError ? appErrorOf(remove.error).message : null}
-      />
-    </>
+    <DeleteResourceCard
+      title="Remove domain"
+      description="Removes the domain from this project and frees the name for any project. DNS records published for it stay where they are."
+      footnote="Adding it again needs a new verification."
+      dialogTitle={`Remove ${domain.name}?`}
+      dialogDescription="The domain leaves this project and its name becomes free for any project. Its DNS records are not touched."
+      name={domain.name}
+      confirmLabel="Remove this domain"
+      errorTitle="The domain was not removed"
+      onDelete={() => remove.mutateAsync({ projectId: project.id, domain: domain.id })}
+      onDeleted={async () => {
+        toast.success(`${domain.name} was removed`);
+        router.replace(projectPath(project.id, 'domains'));
+        await Promise.all([
+          queryClient.invalidateQueries({ queryKey: trpc.domains.list.queryKey({ projectId: project.id }) }),
+          queryClient.invalidateQueries({ queryKey: trpc.projects.get.queryKey() }),
+        ]);
+      }}
+    />
   );
 }

@@ -20,8 +20,8 @@ import { Icon } from '../ui/Icon';
 import { LoadFailed } from '../ui/LoadFailed';
 import { PageHeader } from '../ui/PageHeader';
 import { Skeleton } from '../ui/Skeleton';
+import { DeleteResourceCard } from '../ui/DeleteResourceCard';
 import { useToast } from '../ui/Toast';
-import { TypedConfirmDialog } from '../ui/TypedConfirmDialog';
 import {
   formatBytes,
   formatCpu,
@@ -307,61 +307,26 @@ function DeleteCard({ database }: { database: RedisDatabaseWithCredentials }) {
   const router = useRouter();
   const toast = useToast();
   const queryClient = useQueryClient();
-  const [open, setOpen] = useState(false);
   const remove = useMutation(trpc.redis.delete.mutationOptions());
 
-  function close() {
-    setOpen(false);
-    remove.reset();
-  }
-
-  async function confirm() {
-    try {
-      await remove.mutateAsync({ projectId: project.id, redisId: database.id });
-    } catch {
-      return;
-    }
-    toast.success(`Redis database ${database.name} was deleted`);
-    router.replace(projectPath(project.id, 'redis'));
-    await Promise.all([
-      queryClient.invalidateQueries({ queryKey: trpc.redis.list.queryKey({ projectId: project.id }) }),
-      queryClient.invalidateQueries({ queryKey: trpc.projects.get.queryKey() }),
-    ]);
-  }
-
   return (
-    <>
-      <Card
-        tone="danger"
-        title="Delete database"
-        description="Stops the database and removes its data, and stops billing for it. The data cannot be recovered."
-        footer={
-          <>
-            <span className="muted">This cannot be undone.</span>
-            <Button variant="danger" onClick={() => setOpen(true)}>
-              <Icon name="trash" /> Delete database
-            </Button>
-          </>
-        }
-      />
-      <TypedConfirmDialog
-        open={open}
-        onClose={close}
-        title={`Delete ${database.name}?`}
-        description="The database stops, its data is removed and billing stops. This month is not refunded. This cannot be undone."
-        expected={database.name}
-        confirmLabel="Delete this database"
-        onConfirm={confirm}
-        pending={remove.isPending}
-        errorTitle="The database was not deleted"
-        error={remove.isError ? deleteErrorMessage(remove.error) : null}
-      />
-    </>
+    <DeleteResourceCard
+      title="Delete database"
+      description="Stops the database and removes its data, and stops billing for it. The data cannot be recovered."
+      dialogTitle={`Delete ${database.name}?`}
+      dialogDescription="The database stops, its data is removed and billing stops. This month is not refunded. This cannot be undone."
+      name={database.name}
+      confirmLabel="Delete this database"
+      errorTitle="The database was not deleted"
+      onDelete={() => remove.mutateAsync({ projectId: project.id, redisId: database.id })}
+      onDeleted={async () => {
+        toast.success(`Redis database ${database.name} was deleted`);
+        router.replace(projectPath(project.id, 'redis'));
+        await Promise.all([
+          queryClient.invalidateQueries({ queryKey: trpc.redis.list.queryKey({ projectId: project.id }) }),
+          queryClient.invalidateQueries({ queryKey: trpc.projects.get.queryKey() }),
+        ]);
+      }}
+    />
   );
-}
-
-/** A provider failure leaves the database listed and the delete repeatable; say so, as the message alone does not. */
-function deleteErrorMessage(error: unknown): string {
-  const { code, message } = appErrorOf(error);
-  return code === 'UPSTREAM_ERROR' ? `${message} The database is still there; deleting it again is safe.` : message;
 }

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import type { PowerAction } from '@/server/providers/infra/types';
 import { POWER_ACTION_FITS, POWER_ACTION_RESULT, renameServerInput } from '@/server/domains/servers/schema';
 import { ProjectBillingAlert } from '../billing/ProjectBillingAlert';
@@ -26,8 +26,8 @@ import { PageHeader } from '../ui/PageHeader';
 import { Skeleton } from '../ui/Skeleton';
 import { StatusBadge } from '../ui/StatusBadge';
 import { SubmitButton } from '../ui/SubmitButton';
+import { DeleteResourceCard } from '../ui/DeleteResourceCard';
 import { useToast } from '../ui/Toast';
-import { TypedConfirmDialog } from '../ui/TypedConfirmDialog';
 import { PROVISIONING_POLL_MS, regionName, sizeSummary, useServerCatalog, type Server, type ServerWithKeys } from './catalog';
 import styles from './servers.module.css';
 
@@ -312,61 +312,26 @@ function DeleteCard({ server }: { server: ServerWithKeys }) {
   const router = useRouter();
   const toast = useToast();
   const queryClient = useQueryClient();
-  const [open, setOpen] = useState(false);
   const remove = useMutation(trpc.servers.delete.mutationOptions());
 
-  function close() {
-    setOpen(false);
-    remove.reset();
-  }
-
-  async function confirm() {
-    try {
-      await remove.mutateAsync({ projectId: project.id, serverId: server.id });
-    } catch {
-      return;
-    }
-    toast.success(`Server ${server.name} was deleted`);
-    router.replace(projectPath(project.id, 'servers'));
-    await Promise.all([
-      queryClient.invalidateQueries({ queryKey: trpc.servers.list.queryKey({ projectId: project.id }) }),
-      queryClient.invalidateQueries({ queryKey: trpc.projects.get.queryKey() }),
-    ]);
-  }
-
   return (
-    <>
-      <Card
-        tone="danger"
-        title="Delete server"
-        description="Destroys the machine and everything on its disk, and stops billing for it. The data cannot be recovered."
-        footer={
-          <>
-            <span className="muted">This cannot be undone.</span>
-            <Button variant="danger" onClick={() => setOpen(true)}>
-              <Icon name="trash" /> Delete server
-            </Button>
-          </>
-        }
-      />
-      <TypedConfirmDialog
-        open={open}
-        onClose={close}
-        title={`Delete ${server.name}?`}
-        description="The machine and its disk are destroyed and billing stops. This cannot be undone."
-        expected={server.name}
-        confirmLabel="Delete this server"
-        onConfirm={confirm}
-        pending={remove.isPending}
-        errorTitle="The server was not deleted"
-        error={remove.isError ? deleteErrorMessage(remove.error) : null}
-      />
-    </>
+    <DeleteResourceCard
+      title="Delete server"
+      description="Destroys the machine and everything on its disk, and stops billing for it. The data cannot be recovered."
+      dialogTitle={`Delete ${server.name}?`}
+      dialogDescription="The machine and its disk are destroyed and billing stops. This cannot be undone."
+      name={server.name}
+      confirmLabel="Delete this server"
+      errorTitle="The server was not deleted"
+      onDelete={() => remove.mutateAsync({ projectId: project.id, serverId: server.id })}
+      onDeleted={async () => {
+        toast.success(`Server ${server.name} was deleted`);
+        router.replace(projectPath(project.id, 'servers'));
+        await Promise.all([
+          queryClient.invalidateQueries({ queryKey: trpc.servers.list.queryKey({ projectId: project.id }) }),
+          queryClient.invalidateQueries({ queryKey: trpc.projects.get.queryKey() }),
+        ]);
+      }}
+    />
   );
-}
-
-/** A provider failure leaves the server listed and the delete repeatable; say so, as the message alone does not. */
-function deleteErrorMessage(error: unknown): string {
-  const { code, message } = appErrorOf(error);
-  return code === 'UPSTREAM_ERROR' ? `${message} The server is still there; deleting it again is safe.` : message;
 }
