@@ -99,7 +99,7 @@ test('create a Redis database in the panel, watch it become ready, copy its URL,
   const detailUrl = page.url();
   const heading = page.getByRole('heading', { level: 1 });
   await expect(heading).toContainText('cache-e2e');
-  await expect(heading).toContainText('READY', { timeout: 30_000 });
+  await expect(heading).toContainText('Ready', { timeout: 30_000 });
   const usage = page.getByRole('region', { name: 'Usage' });
 
   await expect(page.getByTestId('redis-username')).toHaveText('default');
@@ -128,7 +128,7 @@ test('create a Redis database in the panel, watch it become ready, copy its URL,
 
   await page.goto(`/projects/${projectId}/redis`);
   const row = page.getByRole('table', { name: 'Redis databases' }).getByRole('row', { name: /cache-e2e/ });
-  await expect(row).toContainText('READY');
+  await expect(row).toContainText('Ready');
   await expect(row).toContainText('Frankfurt');
   await expect(row).toContainText('512 MB');
   await expect(row).toContainText('Replica');
