@@ -106,7 +106,9 @@ describe('embedded object storage: keys and scopes', () => {
 
   it('answers SignatureDoesNotMatch to a wrong secret and InvalidAccessKeyId to an unknown key', async () => {
     const { name, credential } = await bucketWithKey();
-    const wrongSecret = client({ accessKeyId: credential.accessKeyId, secretAccessKey: `${credential.secretAccessKey.slice(0, -1)}x` });
+    // The last character replaced by another one: a secret that already ended in x would otherwise stay right.
+    const last = credential.secretAccessKey.at(-1) === 'x' ? 'y' : 'x';
+    const wrongSecret = client({ accessKeyId: credential.accessKeyId, secretAccessKey: `${credential.secretAccessKey.slice(0, -1)}${last}` });
     expect(await s3Failure(wrongSecret.send(new ListObjectsV2Command({ Bucket: name })))).toEqual({ name: 'SignatureDoesNotMatch', status: 403 });
     const unknown = client({ accessKeyId: 'AKIAUNKNOWNUNKNOWN00', secretAccessKey: credential.secretAccessKey });
     expect(await s3Failure(unknown.send(new ListObjectsV2Command({ Bucket: name })))).toEqual({ name: 'InvalidAccessKeyId', status: 403 });
