@@ -7,8 +7,7 @@ export function DevelopmentEndpointNotice({ provider }: { provider: StorageProvi
   if (provider.kind !== 'embedded') return null;
   return (
     <Alert tone="warning" title="Development S3 endpoint: not for production data">
-      {sentence(provider.description)} Buckets, credentials, billing and usage work as they will; the objects are kept on one disk of this installation, without
-      versioning or replication.
+      {sentence(provider.description)} Buckets, credentials, billing and usage work as they will; the objects are kept on one disk of this installation.
     </Alert>
   );
 }
