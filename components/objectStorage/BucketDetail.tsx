@@ -28,7 +28,7 @@ import { BucketStatus } from './BucketStatus';
 import { CorsRulesEditor, draftsOf, rulesOf, type CorsDraft, type CorsErrors } from './CorsRulesEditor';
 import { CredentialsList, NewCredentialDialog } from './Credentials';
 import { DevelopmentEndpointNotice } from './DevelopmentEndpointNotice';
-import { formatBytes, formatRequests, regionName, TIER_LABELS, type BucketUsage, type BucketView, type StorageProviderInfo, type TierPlans } from './storage';
+import { formatBytes, formatRequests, regionName, TIER_LABELS, type BucketView, type StorageProviderInfo, type TierPlans } from './storage';
 import styles from './objectStorage.module.css';
 
 /** The simulated CDN hands out its domain about 30 seconds after it is turned on; the page asks again until then. */
@@ -244,7 +244,7 @@ function Meter({
   extraTestId,
 }: {
   label: string;
-  used: BucketUsage['storageBytes'];
+  used: number;
   allowance: number;
   format: (value: number) => string;
   testId: string;

@@ -8,7 +8,7 @@ import { Input } from '../ui/Input';
 import type { CorsRule } from './storage';
 import styles from './objectStorage.module.css';
 
-export const CORS_METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'HEAD'] as const;
+const CORS_METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'HEAD'] as const;
 type CorsMethod = (typeof CORS_METHODS)[number];
 
 /** A rule as typed: lists are comma-separated text until they are saved. */
@@ -23,7 +23,7 @@ export interface CorsDraft {
 
 let nextKey = 0;
 
-export function newDraft(): CorsDraft {
+function newDraft(): CorsDraft {
   nextKey += 1;
   return { key: nextKey, origins: '', methods: ['GET'], headers: '', exposeHeaders: '', maxAge: '' };
 }
@@ -129,7 +129,7 @@ function RuleEditor({
   onChange: (patch: Partial<CorsDraft>) => void;
   onRemove: () => void;
 }) {
-  const legendId = useId();
+  const methodsErrorId = useId();
   const number = index + 1;
   const error = (field: string) => errors[`${index}.${field}`];
   return (
@@ -151,7 +151,7 @@ function RuleEditor({
         spellCheck={false}
         autoComplete="off"
       />
-      <fieldset className={styles.methods} aria-describedby={error('allowedMethods') ? legendId : undefined} disabled={disabled}>
+      <fieldset className={styles.methods} aria-describedby={error('allowedMethods') ? methodsErrorId : undefined} disabled={disabled}>
         <legend>Allowed methods</legend>
         {CORS_METHODS.map((method) => (
           <label key={method} className={styles.check}>
@@ -171,7 +171,7 @@ function RuleEditor({
         ))}
       </fieldset>
       {error('allowedMethods') ? (
-        <p id={legendId} className="field-error" role="alert">
+        <p id={methodsErrorId} className="field-error" role="alert">
           {error('allowedMethods')}
         </p>
       ) : null}

@@ -11,8 +11,7 @@ import { Alert } from '../ui/Alert';
 import { Badge } from '../ui/Badge';
 import { Button } from '../ui/Button';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
-import { DataList } from '../ui/DataList';
-import type { ListQuery } from '../ui/DataList';
+import { DataList, type ListQuery } from '../ui/DataList';
 import { Dialog } from '../ui/Dialog';
 import { EmptyState } from '../ui/EmptyState';
 import { Icon } from '../ui/Icon';
@@ -36,7 +35,7 @@ function useInvalidateCredentials() {
     ]);
 }
 
-export function ScopeLabel({ credential }: { credential: CredentialView }) {
+function ScopeLabel({ credential }: { credential: CredentialView }) {
   if (credential.buckets === null) return <Badge tone="accent">Every bucket</Badge>;
   return (
     <span className={styles.flags}>

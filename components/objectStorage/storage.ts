@@ -4,13 +4,12 @@ import type { AppRouter } from '@/server/app';
 
 type Outputs = inferRouterOutputs<AppRouter>;
 export type BucketView = Outputs['objectStorage']['list'][number];
-export type BucketUsage = Outputs['objectStorage']['usage'];
 export type CredentialView = Outputs['storageCredentials']['list'][number];
 export type CorsRule = BucketView['corsRules'][number];
 export type CredentialAccess = CredentialView['access'];
 
 /** A tier's price (minor units) and monthly allowances, read from the server's tier table by page.tsx. */
-export interface TierPlan {
+interface TierPlan {
   monthly: number;
   storageBytes: number;
   egressBytes: number;
