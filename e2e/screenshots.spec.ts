@@ -354,6 +354,7 @@ test('screenshots of the Object storage pages at desktop and phone width', async
     .getByRole('radiogroup', { name: 'Tier' })
     .getByRole('radio', { name: /Growth/ })
     .check();
+  await page.evaluate(() => window.scrollTo(0, 0));
   await capture(page, 'bucket-detail', page.getByRole('region', { name: 'Price preview' }).getByTestId('preview-due-today'));
   await page.getByRole('button', { name: 'New credential' }).click();
   await page.getByRole('dialog', { name: 'New credential' }).getByLabel('Name').fill('uploads-worker');

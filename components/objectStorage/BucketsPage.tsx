@@ -31,9 +31,16 @@ export function BucketsPage({ provider }: { provider: StorageProviderInfo }) {
     {
       header: 'Name',
       cell: (bucket) => (
-        <Link href={projectPath(project.id, `object-storage/${bucket.id}`)} className={`${styles.nameLink} mono`}>
-          {bucket.name}
-        </Link>
+        <div>
+          <Link href={projectPath(project.id, `object-storage/${bucket.id}`)} className={`${styles.nameLink} mono`}>
+            {bucket.name}
+          </Link>
+          <div className={`cell-sub ${styles.underName} ${styles.flags}`}>
+            {TIER_LABELS[bucket.tier]} · {bucket.region}
+            {bucket.publicAccess ? <Badge tone="warning">Public</Badge> : null}
+            {bucket.cdnEnabled ? <Badge tone="accent">CDN</Badge> : null}
+          </div>
+        </div>
       ),
     },
     { header: 'Status', cell: (bucket) => <BucketStatus bucket={bucket} /> },

@@ -152,7 +152,7 @@ function RuleEditor({
         autoComplete="off"
       />
       <fieldset className={styles.methods} aria-describedby={error('allowedMethods') ? methodsErrorId : undefined} disabled={disabled}>
-        <legend>Allowed methods</legend>
+        <legend className="field-label">Allowed methods</legend>
         {CORS_METHODS.map((method) => (
           <label key={method} className={styles.check}>
             <input

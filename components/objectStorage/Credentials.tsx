@@ -70,10 +70,13 @@ export function CredentialsList({
             {credential.name} {credential.legacy ? <Badge title="Made through the legacy iam-users API; it cannot be re-scoped">Legacy</Badge> : null}
           </div>
           <div className="cell-sub mono">{credential.accessKeyId}</div>
+          <div className={`cell-sub ${styles.underName} ${styles.flags}`}>
+            <ScopeLabel credential={credential} /> {ACCESS_LABELS[credential.access].label}
+          </div>
         </div>
       ),
     },
-    { header: 'Buckets', cell: (credential) => <ScopeLabel credential={credential} /> },
+    { header: 'Buckets', className: 'hide-xs', cell: (credential) => <ScopeLabel credential={credential} /> },
     {
       header: 'Access',
       className: 'hide-xs',
@@ -89,7 +92,7 @@ export function CredentialsList({
     columns.push({
       header: <span className="visually-hidden">Actions</span>,
       cell: (credential) => (
-        <span className={styles.flags} style={{ justifyContent: 'flex-end', width: '100%' }}>
+        <span className={styles.rowActions}>
           {onRescope && !credential.legacy ? (
             <Button size="sm" onClick={() => onRescope(credential)} aria-label={`Change the scope of ${credential.name}`}>
               Re-scope
