@@ -35,7 +35,7 @@ export function BucketsPage({ provider }: { provider: StorageProviderInfo }) {
           <Link href={projectPath(project.id, `object-storage/${bucket.id}`)} className={`${styles.nameLink} mono`}>
             {bucket.name}
           </Link>
-          <div className={`cell-sub ${styles.underName} ${styles.flags}`}>
+          <div className={`cell-sub ${styles.underName}`}>
             {TIER_LABELS[bucket.tier]} · {bucket.region}
             {bucket.publicAccess ? <Badge tone="warning">Public</Badge> : null}
             {bucket.cdnEnabled ? <Badge tone="accent">CDN</Badge> : null}

@@ -70,7 +70,7 @@ export function CredentialsList({
             {credential.name} {credential.legacy ? <Badge title="Made through the legacy iam-users API; it cannot be re-scoped">Legacy</Badge> : null}
           </div>
           <div className="cell-sub mono">{credential.accessKeyId}</div>
-          <div className={`cell-sub ${styles.underName} ${styles.flags}`}>
+          <div className={`cell-sub ${styles.underName}`}>
             <ScopeLabel credential={credential} /> {ACCESS_LABELS[credential.access].label}
           </div>
         </div>
