@@ -31,6 +31,7 @@ async function main(): Promise<number> {
 
   const port = await freePort();
   const nameserverPort = await freePort();
+  const objectStoragePort = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'panel-e2e-'));
   const adminUrl = process.env.E2E_DATABASE_URL || process.env.TEST_DATABASE_URL;
@@ -49,7 +50,7 @@ async function main(): Promise<number> {
   }
 
   try {
-    server = startServer(port, baseUrl, dataDir, database?.url, nameserverPort);
+    server = startServer(port, baseUrl, dataDir, database?.url, nameserverPort, objectStoragePort);
     console.log(`e2e: server starting on ${baseUrl} (${database ? 'PostgreSQL' : 'embedded PGlite'}), log in ${path.relative(ROOT, SERVER_LOG)}`);
     await waitForHealth(baseUrl, server);
     // Journeys that need time to pass (billing's month close and dunning) move the clock in the app's database when it is PostgreSQL.
@@ -69,7 +70,14 @@ async function main(): Promise<number> {
   }
 }
 
-function startServer(port: number, baseUrl: string, dataDir: string, databaseUrl: string | undefined, nameserverPort: number): ChildProcess {
+function startServer(
+  port: number,
+  baseUrl: string,
+  dataDir: string,
+  databaseUrl: string | undefined,
+  nameserverPort: number,
+  objectStoragePort: number,
+): ChildProcess {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
@@ -93,6 +101,8 @@ function startServer(port: number, baseUrl: string, dataDir: string, databaseUrl
     // The domains journey proves ownership with real TXT lookups, answered by the DNS simulator's own nameserver.
     DNS_SIM_NAMESERVER: `127.0.0.1:${nameserverPort}`,
     DNS_RESOLVERS: `127.0.0.1:${nameserverPort}`,
+    // The embedded S3 endpoint listens on a port of its own, so parallel runs never share one.
+    OBJECT_STORAGE_ENDPOINT_PORT: String(objectStoragePort),
   };
   // The suite reads mail from the dev mailbox, which only exists without SMTP.
   delete env.SMTP_URL;

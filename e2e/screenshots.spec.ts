@@ -101,7 +101,7 @@ test('screenshots of the main pages at desktop and phone width', async ({ page, 
   await capture(page, 'project-delete-dialog', page.getByRole('alertdialog'), { fullPage: false });
   await page.keyboard.press('Escape');
 
-  await page.goto(`/projects/${projectId}/object-storage`);
+  await page.goto(`/projects/${projectId}/container-registry`);
   await capture(page, 'coming-soon', page.getByText('This area is coming soon'));
 
   await addTestCard(page, projectId);
@@ -301,6 +301,82 @@ test('screenshots of the Redis pages at desktop and phone width', async ({ page,
   for (const database of ((await left.json()) as { data: RedisDatabase[] }).data) {
     await apiWrite(page, 'delete', `/v1/projects/${projectId}/redis/${database.id}`);
   }
+});
+
+test('screenshots of the Object storage pages at desktop and phone width', async ({ page, account }) => {
+  test.setTimeout(180_000);
+  await signIn(page, account);
+  const projectId = await createProject(page, 'Acme production');
+  await page.goto(`/projects/${projectId}/object-storage`);
+  await capture(page, 'object-storage-empty', page.getByText('No buckets yet'));
+
+  await addTestCard(page, projectId);
+  const base = `/v1/projects/${projectId}/storage/object-storage`;
+  const corsRules = [{ allowedOrigins: ['https://app.acme.test'], allowedMethods: ['GET', 'PUT'], allowedHeaders: ['Content-Type'], maxAgeSeconds: 3600 }];
+  await apiWrite(page, 'post', base, {
+    name: 'acme-uploads',
+    provider: 'S3_PROVIDER',
+    region: 'fra1',
+    tier: 'STARTER',
+    publicAccess: false,
+    versioning: true,
+    corsRules,
+  });
+  await apiWrite(page, 'post', base, {
+    name: 'acme-assets',
+    provider: 'S3_PROVIDER',
+    region: 'nyc1',
+    tier: 'GROWTH',
+    publicAccess: true,
+    versioning: false,
+    cdnEnabled: true,
+  });
+  const listed = await page.request.get(base);
+  const buckets = ((await listed.json()) as { data: Array<{ id: string; name: string }> }).data;
+  const uploads = buckets.find((b) => b.name === 'acme-uploads')!;
+  await apiWrite(page, 'post', `/v1/projects/${projectId}/iam`, { name: 'ci-deploys', bucketIds: null, access: 'read' });
+
+  await page.goto(`/projects/${projectId}/object-storage/new`);
+  await page.getByLabel('Bucket name').fill('acme-backups');
+  await page.getByRole('radiogroup', { name: 'Tier' }).locator('label').filter({ hasText: 'GROWTH' }).getByRole('radio').check();
+  await page.getByRole('switch', { name: /Public access/ }).check();
+  await page.getByRole('switch', { name: /CDN/ }).check();
+  await page.getByRole('button', { name: 'Add CORS rule' }).click();
+  await page.getByLabel('Allowed origins').fill('https://*.acme.test');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await capture(page, 'object-storage-create', page.getByRole('region', { name: 'Price preview' }).getByTestId('preview-due-today'));
+
+  await page.goto(`/projects/${projectId}/object-storage`);
+  await capture(page, 'object-storage', page.getByRole('table', { name: 'Buckets' }).getByRole('row', { name: /acme-assets/ }));
+
+  await page.goto(`/projects/${projectId}/object-storage/${uploads.id}`);
+  await page
+    .getByRole('radiogroup', { name: 'Tier' })
+    .getByRole('radio', { name: /Growth/ })
+    .check();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await capture(page, 'bucket-detail', page.getByRole('region', { name: 'Price preview' }).getByTestId('preview-due-today'));
+  await page.getByRole('button', { name: 'New credential' }).click();
+  await page.getByRole('dialog', { name: 'New credential' }).getByLabel('Name').fill('uploads-worker');
+  await capture(page, 'bucket-credential-dialog', page.getByRole('dialog', { name: 'New credential' }), { fullPage: false });
+  await page.getByRole('button', { name: 'Create credential' }).click();
+  await capture(page, 'bucket-credential-secret', page.getByTestId('new-credential-command'), { fullPage: false });
+  await page.getByRole('button', { name: 'I have copied it' }).click();
+  await page.getByRole('button', { name: 'Delete bucket' }).click();
+  await page
+    .getByRole('alertdialog')
+    .getByLabel(/to confirm/)
+    .fill('acme-');
+  await capture(page, 'bucket-delete-dialog', page.getByRole('alertdialog'), { fullPage: false });
+  await page.keyboard.press('Escape');
+
+  await page.goto(`/projects/${projectId}/object-storage/credentials`);
+  await capture(page, 'object-storage-credentials', page.getByRole('table', { name: 'Storage credentials' }).getByText('uploads-worker'));
+  await page.getByRole('button', { name: 'Change the scope of uploads-worker' }).click();
+  await capture(page, 'credential-rescope-dialog', page.getByRole('dialog', { name: /Re-scope/ }), { fullPage: false });
+  await page.keyboard.press('Escape');
+
+  for (const bucket of buckets) await apiWrite(page, 'delete', `${base}/${bucket.id}`);
 });
 
 test('screenshots of the Domains and Integrations pages at desktop and phone width', async ({ page, account }) => {

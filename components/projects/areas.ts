@@ -15,13 +15,6 @@ export interface ResourceArea extends ProjectArea {
 /** The resource areas of SPEC that the panel does not manage yet; each gets a page saying what it will hold. */
 export const RESOURCE_AREAS: readonly ResourceArea[] = [
   {
-    segment: 'object-storage',
-    label: 'Object storage',
-    icon: 'bucket',
-    summary: 'S3-compatible buckets with tiers, CORS and a CDN.',
-    capabilities: ['Buckets in storage tiers', 'Access credentials per bucket', 'Public access and CDN'],
-  },
-  {
     segment: 'container-registry',
     label: 'Container registry',
     icon: 'box',

@@ -57,6 +57,7 @@ describe('the list of domains', () => {
       'domains',
       'ssh-keys',
       'redis',
+      'object-storage',
       'secrets',
       'variables',
       'webhooks',

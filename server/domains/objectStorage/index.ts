@@ -13,6 +13,7 @@ export const objectStorageDomain = defineDomain({
   jobs: objectStorageJobs,
   events: objectStorageEvents,
   scopes: ['object-storage', 'storage'],
+  panel: [{ segment: 'object-storage', label: 'Object storage', icon: 'bucket', section: 'resources', order: 27 }],
   counters: [
     {
       counter: 'objectStorages',
