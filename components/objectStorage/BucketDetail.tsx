@@ -22,7 +22,7 @@ import { PageHeader } from '../ui/PageHeader';
 import { PricePreviewCard } from '../ui/PricePreviewCard';
 import { Skeleton } from '../ui/Skeleton';
 import { useToast } from '../ui/Toast';
-import { TypedConfirmDialog } from '../ui/TypedConfirmDialog';
+import { DeleteResourceCard } from '../ui/DeleteResourceCard';
 import { formatMinorUnits } from '../ui/money';
 import { BucketStatus } from './BucketStatus';
 import { CorsRulesEditor, draftsOf, rulesOf, type CorsDraft, type CorsErrors } from './CorsRulesEditor';
@@ -566,62 +566,27 @@ function DeleteCard({ bucket }: { bucket: BucketView }) {
   const router = useRouter();
   const toast = useToast();
   const queryClient = useQueryClient();
-  const [open, setOpen] = useState(false);
   const remove = useMutation(trpc.objectStorage.delete.mutationOptions());
 
-  function close() {
-    setOpen(false);
-    remove.reset();
-  }
-
-  async function confirm() {
-    try {
-      await remove.mutateAsync({ projectId: project.id, bucketId: bucket.id });
-    } catch {
-      return;
-    }
-    toast.success(`Bucket ${bucket.name} was deleted`);
-    router.replace(projectPath(project.id, 'object-storage'));
-    await Promise.all([
-      queryClient.invalidateQueries({ queryKey: trpc.objectStorage.list.queryKey({ projectId: project.id }) }),
-      queryClient.invalidateQueries({ queryKey: trpc.storageCredentials.list.queryKey({ projectId: project.id }) }),
-      queryClient.invalidateQueries({ queryKey: trpc.projects.get.queryKey() }),
-    ]);
-  }
-
   return (
-    <>
-      <Card
-        tone="danger"
-        title="Delete bucket"
-        description="Deletes the bucket and every object in it, and stops billing for it. The objects cannot be recovered."
-        footer={
-          <>
-            <span className="muted">This cannot be undone.</span>
-            <Button variant="danger" onClick={() => setOpen(true)}>
-              <Icon name="trash" /> Delete bucket
-            </Button>
-          </>
-        }
-      />
-      <TypedConfirmDialog
-        open={open}
-        onClose={close}
-        title={`Delete ${bucket.name}?`}
-        description="Every object in the bucket is deleted and billing stops. This month is not refunded. The name becomes free for anyone. This cannot be undone."
-        expected={bucket.name}
-        confirmLabel="Delete this bucket"
-        onConfirm={() => void confirm()}
-        pending={remove.isPending}
-        errorTitle="The bucket was not deleted"
-        error={remove.isError ? deleteErrorMessage(remove.error) : null}
-      />
-    </>
+    <DeleteResourceCard
+      title="Delete bucket"
+      description="Deletes the bucket and every object in it, and stops billing for it. The objects cannot be recovered."
+      dialogTitle={`Delete ${bucket.name}?`}
+      dialogDescription="Every object in the bucket is deleted and billing stops. This month is not refunded. The name becomes free for anyone. This cannot be undone."
+      name={bucket.name}
+      confirmLabel="Delete this bucket"
+      errorTitle="The bucket was not deleted"
+      onDelete={() => remove.mutateAsync({ projectId: project.id, bucketId: bucket.id })}
+      onDeleted={async () => {
+        toast.success(`Bucket ${bucket.name} was deleted`);
+        router.replace(projectPath(project.id, 'object-storage'));
+        await Promise.all([
+          queryClient.invalidateQueries({ queryKey: trpc.objectStorage.list.queryKey({ projectId: project.id }) }),
+          queryClient.invalidateQueries({ queryKey: trpc.storageCredentials.list.queryKey({ projectId: project.id }) }),
+          queryClient.invalidateQueries({ queryKey: trpc.projects.get.queryKey() }),
+        ]);
+      }}
+    />
   );
-}
-
-/** An endpoint failure leaves the bucket listed and the delete repeatable; say so, as the message alone does not. */
-function deleteErrorMessage(error: unknown): string {
-  const { code, message } = appErrorOf(error);
-  return code === 'UPSTREAM_ERROR' ? `${message} The bucket and its objects are still there; deleting again is safe.` : message;
 }
