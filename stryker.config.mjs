@@ -15,6 +15,7 @@ export default {
     'server/platform/rest/requestBudget.ts',
     'server/domains/redis/catalogue.ts',
     'server/platform/oauthState.ts',
+    'server/domains/objectStorage/tiers.ts',
   ],
   coverageAnalysis: 'perTest',
   thresholds: { high: 95, low: 90, break: 90 },

@@ -30,6 +30,10 @@ export default defineConfig({
       },
       {
         extends: true,
+        test: { name: 'object-storage-tiers', include: ['server/domains/objectStorage/tiers.test.ts'] },
+      },
+      {
+        extends: true,
         test: { name: 'oauth-state', include: ['server/platform/oauthState.test.ts'], setupFiles: ['test/setup.ts'] },
       },
     ],
