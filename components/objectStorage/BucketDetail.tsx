@@ -29,6 +29,7 @@ import { CorsRulesEditor, draftsOf, rulesOf, type CorsDraft, type CorsErrors } f
 import { CredentialsList, NewCredentialDialog } from './Credentials';
 import { DevelopmentEndpointNotice } from './DevelopmentEndpointNotice';
 import { formatBytes, formatRequests, regionName, TIER_LABELS, type BucketView, type StorageProviderInfo, type TierPlans } from './storage';
+import wizard from '../ui/Wizard.module.css';
 import styles from './objectStorage.module.css';
 
 /** The simulated CDN hands out its domain about 30 seconds after it is turned on; the page asks again until then. */
@@ -310,12 +311,12 @@ function TierCard({ bucket, tiers, currency }: { bucket: BucketView; tiers: Tier
       description="An upgrade is invoiced now for the rest of the month; a downgrade credits the difference back, if the usage fits the smaller tier."
     >
       <div className={styles.tierChange}>
-        <div className={`${styles.options} ${styles.tierOptions}`} role="radiogroup" aria-label="Tier">
+        <div className={`${wizard.options} ${wizard.optionsWide}`} role="radiogroup" aria-label="Tier">
           {BUCKET_TIERS.map((slug) => {
             const plan = tiers[slug];
             const current = slug === bucket.tier;
             return (
-              <label key={slug} className={styles.option}>
+              <label key={slug} className={wizard.option}>
                 <input
                   type="radio"
                   name="tier"
@@ -326,16 +327,16 @@ function TierCard({ bucket, tiers, currency }: { bucket: BucketView; tiers: Tier
                     change.reset();
                   }}
                 />
-                <span className={styles.optionBody}>
-                  <span className={styles.optionTitle}>
+                <span className={wizard.optionBody}>
+                  <span className={wizard.optionTitle}>
                     {TIER_LABELS[slug]}
                     {current ? <span className="muted"> · current</span> : null}
                   </span>
-                  <span className={styles.price}>
-                    <span className={styles.priceAmount}>{formatMinorUnits(plan.monthly, currency)}</span>
+                  <span className={wizard.price}>
+                    <span className={wizard.priceAmount}>{formatMinorUnits(plan.monthly, currency)}</span>
                     <span className="muted">/month</span>
                   </span>
-                  <span className={styles.specs}>
+                  <span className={wizard.specs}>
                     <span>
                       {formatBytes(plan.storageBytes)} storage · {formatBytes(plan.egressBytes)} egress
                     </span>
@@ -416,7 +417,7 @@ function CdnCard({ bucket, canManage }: { bucket: BucketView; canManage: boolean
       description="Serves the bucket's public objects from a CDN domain. Delivery is metered: 12 cents per GB and 150 cents per million requests."
     >
       <div className="stack">
-        <label className={`${styles.option} ${styles.toggle}`}>
+        <label className={`${wizard.option} ${wizard.toggle}`}>
           <input
             type="checkbox"
             role="switch"
@@ -424,9 +425,9 @@ function CdnCard({ bucket, canManage }: { bucket: BucketView; canManage: boolean
             disabled={!canManage || setCdn.isPending || (!bucket.publicAccess && !bucket.cdnEnabled)}
             onChange={(event) => void toggle(event.target.checked)}
           />
-          <span className={styles.optionBody}>
-            <span className={styles.optionTitle}>CDN {bucket.cdnEnabled ? 'on' : 'off'}</span>
-            <span className={styles.optionMeta}>
+          <span className={wizard.optionBody}>
+            <span className={wizard.optionTitle}>CDN {bucket.cdnEnabled ? 'on' : 'off'}</span>
+            <span className={wizard.optionMeta}>
               {!bucket.publicAccess && !bucket.cdnEnabled ? (
                 'The CDN serves public objects only, and this bucket is private.'
               ) : bucket.cdnEnabled ? (

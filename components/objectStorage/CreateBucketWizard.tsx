@@ -27,7 +27,7 @@ import { formatMinorUnits } from '../ui/money';
 import { CorsRulesEditor, rulesOf, type CorsDraft, type CorsErrors } from './CorsRulesEditor';
 import { DevelopmentEndpointNotice } from './DevelopmentEndpointNotice';
 import { formatBytes, formatRequests, regionName, TIER_LABELS, type StorageProviderInfo, type TierPlans } from './storage';
-import styles from './objectStorage.module.css';
+import wizard from '../ui/Wizard.module.css';
 
 /** Refusals that a card on the Billing page resolves. */
 const BILLING_CODES = new Set(['ORG_PAYMENT_METHOD_REQUIRED', 'BILLER_PAYMENT_METHOD_REQUIRED', 'CARD_DECLINED', 'PROJECT_BLOCKED']);
@@ -135,8 +135,8 @@ function Wizard({ currency, tiers, provider }: { currency: string; tiers: TierPl
       />
       <div className="stack-lg">
         <DevelopmentEndpointNotice provider={provider} />
-        <form className={styles.wizard} onSubmit={onSubmit} noValidate aria-label="Create a bucket">
-          <div className={styles.steps}>
+        <form className={wizard.wizard} onSubmit={onSubmit} noValidate aria-label="Create a bucket">
+          <div className={wizard.steps}>
             <Step number={1} title="Name" description="S3 clients address the bucket by this name; it cannot be changed.">
               <Input
                 label="Bucket name"
@@ -153,13 +153,13 @@ function Wizard({ currency, tiers, provider }: { currency: string; tiers: TierPl
             </Step>
 
             <Step number={2} title="Region" description="Where the objects are kept, and the region S3 clients sign their requests for.">
-              <div className={styles.options} role="radiogroup" aria-label="Region">
+              <div className={wizard.options} role="radiogroup" aria-label="Region">
                 {OBJECT_STORAGE_REGIONS.map((r) => (
-                  <label key={r.slug} className={styles.option}>
+                  <label key={r.slug} className={wizard.option}>
                     <input type="radio" name="region" value={r.slug} checked={region === r.slug} onChange={() => setRegion(r.slug)} />
-                    <span className={styles.optionBody}>
-                      <span className={styles.optionTitle}>{r.name}</span>
-                      <span className={`${styles.optionMeta} mono`}>{r.slug}</span>
+                    <span className={wizard.optionBody}>
+                      <span className={wizard.optionTitle}>{r.name}</span>
+                      <span className={`${wizard.optionMeta} mono`}>{r.slug}</span>
                     </span>
                   </label>
                 ))}
@@ -171,20 +171,20 @@ function Wizard({ currency, tiers, provider }: { currency: string; tiers: TierPl
               title="Tier"
               description="The monthly price and what it allows each month. A bucket more than 10% over an allowance is suspended until it is upgraded."
             >
-              <div className={`${styles.options} ${styles.tierOptions}`} role="radiogroup" aria-label="Tier">
+              <div className={`${wizard.options} ${wizard.optionsWide}`} role="radiogroup" aria-label="Tier">
                 {BUCKET_TIERS.map((slug) => {
                   const plan = tiers[slug];
                   return (
-                    <label key={slug} className={styles.option}>
+                    <label key={slug} className={wizard.option}>
                       <input type="radio" name="tier" value={slug} checked={tier === slug} onChange={() => setTier(slug)} />
-                      <span className={styles.optionBody}>
-                        <span className={styles.optionTitle}>{TIER_LABELS[slug]}</span>
-                        <span className={styles.price}>
-                          <span className={styles.priceAmount}>{formatMinorUnits(plan.monthly, currency)}</span>
+                      <span className={wizard.optionBody}>
+                        <span className={wizard.optionTitle}>{TIER_LABELS[slug]}</span>
+                        <span className={wizard.price}>
+                          <span className={wizard.priceAmount}>{formatMinorUnits(plan.monthly, currency)}</span>
                           <span className="muted">/month</span>
                         </span>
-                        <span className={styles.slug}>{slug}</span>
-                        <span className={styles.specs}>
+                        <span className={wizard.slug}>{slug}</span>
+                        <span className={wizard.specs}>
                           <span>{formatBytes(plan.storageBytes)} storage</span>
                           <span>{formatBytes(plan.egressBytes)} egress</span>
                           <span>{formatRequests(plan.requests)} requests</span>
@@ -197,7 +197,7 @@ function Wizard({ currency, tiers, provider }: { currency: string; tiers: TierPl
             </Step>
 
             <Step number={4} title="Access" description="Who may read the objects, and what is kept of them.">
-              <div className={`${styles.options} ${styles.switchOptions}`}>
+              <div className={`${wizard.options} ${wizard.optionsWider}`}>
                 <Switch
                   name="publicAccess"
                   title="Public access"
@@ -247,9 +247,9 @@ function Wizard({ currency, tiers, provider }: { currency: string; tiers: TierPl
             </Step>
           </div>
 
-          <aside className={styles.summary} aria-label="Summary">
+          <aside className={wizard.summary} aria-label="Summary">
             <Card title="Summary">
-              <dl className={styles.summaryList}>
+              <dl className={wizard.summaryList}>
                 <dt>Name</dt>
                 <dd className="mono">{name || '—'}</dd>
                 <dt>Region</dt>
@@ -288,14 +288,14 @@ function Wizard({ currency, tiers, provider }: { currency: string; tiers: TierPl
 function Step({ number, title, description, children }: { number: number; title: string; description: ReactNode; children: ReactNode }) {
   const headingId = useId();
   return (
-    <section className={styles.step} aria-labelledby={headingId}>
-      <h2 id={headingId} className={styles.stepHeader}>
-        <span className={styles.stepNumber} aria-hidden>
+    <section className={wizard.step} aria-labelledby={headingId}>
+      <h2 id={headingId} className={wizard.stepHeader}>
+        <span className={wizard.stepNumber} aria-hidden>
           {number}
         </span>
         {title}
       </h2>
-      <p className={styles.stepDescription}>{description}</p>
+      <p className={wizard.stepDescription}>{description}</p>
       {children}
     </section>
   );
@@ -317,11 +317,11 @@ function Switch({
   onChange: (checked: boolean) => void;
 }) {
   return (
-    <label className={`${styles.option} ${styles.toggle}`}>
+    <label className={`${wizard.option} ${wizard.toggle}`}>
       <input type="checkbox" role="switch" name={name} checked={checked} disabled={disabled} onChange={(event) => onChange(event.target.checked)} />
-      <span className={styles.optionBody}>
-        <span className={styles.optionTitle}>{title}</span>
-        <span className={styles.optionMeta}>{meta}</span>
+      <span className={wizard.optionBody}>
+        <span className={wizard.optionTitle}>{title}</span>
+        <span className={wizard.optionMeta}>{meta}</span>
       </span>
     </label>
   );

@@ -21,6 +21,7 @@ import { SubmitButton } from '../ui/SubmitButton';
 import { useToast } from '../ui/Toast';
 import type { Column } from '../ui/Table';
 import { ACCESS_LABELS, awsCopyCommand, type BucketView, type CredentialAccess, type CredentialView } from './storage';
+import wizard from '../ui/Wizard.module.css';
 import styles from './objectStorage.module.css';
 
 /** Credentials are listed per bucket and per project; both lists change together. */
@@ -160,13 +161,13 @@ function RevokeDialog({ credential, onClose }: { credential: CredentialView | nu
 
 function AccessChoice({ value, onChange }: { value: CredentialAccess; onChange: (access: CredentialAccess) => void }) {
   return (
-    <div className={styles.options} role="radiogroup" aria-label="Access">
+    <div className={wizard.options} role="radiogroup" aria-label="Access">
       {STORAGE_CREDENTIAL_ACCESS.map((access) => (
-        <label key={access} className={styles.option}>
+        <label key={access} className={wizard.option}>
           <input type="radio" name="access" value={access} checked={value === access} onChange={() => onChange(access)} />
-          <span className={styles.optionBody}>
-            <span className={styles.optionTitle}>{ACCESS_LABELS[access].label}</span>
-            <span className={styles.optionMeta}>{ACCESS_LABELS[access].explained}</span>
+          <span className={wizard.optionBody}>
+            <span className={wizard.optionTitle}>{ACCESS_LABELS[access].label}</span>
+            <span className={wizard.optionMeta}>{ACCESS_LABELS[access].explained}</span>
           </span>
         </label>
       ))}
@@ -176,19 +177,19 @@ function AccessChoice({ value, onChange }: { value: CredentialAccess; onChange: 
 
 function ScopeChoice({ value, onChange, bucketName }: { value: 'bucket' | 'project'; onChange: (scope: 'bucket' | 'project') => void; bucketName: string }) {
   return (
-    <div className={styles.options} role="radiogroup" aria-label="Buckets">
-      <label className={styles.option}>
+    <div className={wizard.options} role="radiogroup" aria-label="Buckets">
+      <label className={wizard.option}>
         <input type="radio" name="scope" value="bucket" checked={value === 'bucket'} onChange={() => onChange('bucket')} />
-        <span className={styles.optionBody}>
-          <span className={styles.optionTitle}>This bucket</span>
-          <span className={`${styles.optionMeta} mono`}>{bucketName}</span>
+        <span className={wizard.optionBody}>
+          <span className={wizard.optionTitle}>This bucket</span>
+          <span className={`${wizard.optionMeta} mono`}>{bucketName}</span>
         </span>
       </label>
-      <label className={styles.option}>
+      <label className={wizard.option}>
         <input type="radio" name="scope" value="project" checked={value === 'project'} onChange={() => onChange('project')} />
-        <span className={styles.optionBody}>
-          <span className={styles.optionTitle}>All buckets</span>
-          <span className={styles.optionMeta}>Every bucket of the project, present and future</span>
+        <span className={wizard.optionBody}>
+          <span className={wizard.optionTitle}>All buckets</span>
+          <span className={wizard.optionMeta}>Every bucket of the project, present and future</span>
         </span>
       </label>
     </div>
@@ -334,16 +335,16 @@ function RescopeForm({ credential, buckets, onDone }: { credential: CredentialVi
       ) : null}
       <div className="field">
         <span className="field-label">Buckets</span>
-        <div className={styles.options}>
-          <label className={styles.option}>
+        <div className={wizard.options}>
+          <label className={wizard.option}>
             <input type="checkbox" checked={everyBucket} onChange={(event) => setEveryBucket(event.target.checked)} />
-            <span className={styles.optionBody}>
-              <span className={styles.optionTitle}>All buckets</span>
-              <span className={styles.optionMeta}>Present and future</span>
+            <span className={wizard.optionBody}>
+              <span className={wizard.optionTitle}>All buckets</span>
+              <span className={wizard.optionMeta}>Present and future</span>
             </span>
           </label>
           {buckets.map((bucket) => (
-            <label key={bucket.id} className={styles.option}>
+            <label key={bucket.id} className={wizard.option}>
               <input
                 type="checkbox"
                 disabled={everyBucket}
@@ -355,8 +356,8 @@ function RescopeForm({ credential, buckets, onDone }: { credential: CredentialVi
                   setChosen(next);
                 }}
               />
-              <span className={styles.optionBody}>
-                <span className={`${styles.optionTitle} mono`}>{bucket.name}</span>
+              <span className={wizard.optionBody}>
+                <span className={`${wizard.optionTitle} mono`}>{bucket.name}</span>
               </span>
             </label>
           ))}

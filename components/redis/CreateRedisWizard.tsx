@@ -31,7 +31,7 @@ import {
   type RedisRegion,
 } from './catalog';
 import { SimulatorNotice } from './SimulatorNotice';
-import styles from './redis.module.css';
+import wizard from '../ui/Wizard.module.css';
 
 /** Refusals that a card on the Billing page resolves. */
 const BILLING_CODES = new Set(['ORG_PAYMENT_METHOD_REQUIRED', 'BILLER_PAYMENT_METHOD_REQUIRED', 'CARD_DECLINED', 'PROJECT_BLOCKED']);
@@ -161,8 +161,8 @@ function Wizard({ currency, provider }: { currency: string; provider: RedisProvi
       ) : (
         <div className="stack-lg">
           <SimulatorNotice provider={provider} />
-          <form className={styles.wizard} onSubmit={onSubmit} noValidate aria-label="Create a Redis database">
-            <div className={styles.steps}>
+          <form className={wizard.wizard} onSubmit={onSubmit} noValidate aria-label="Create a Redis database">
+            <div className={wizard.steps}>
               <Step number={1} title="Name" description="How the database is listed; clients connect by address, not by name.">
                 <Input
                   label="Database name"
@@ -223,7 +223,7 @@ function Wizard({ currency, provider }: { currency: string; provider: RedisProvi
               </Step>
 
               <Step number={4} title="Replication" description="A replica on its own process, kept in sync, that takes over the data if the primary is lost.">
-                <label className={`${styles.option} ${styles.toggle}`}>
+                <label className={`${wizard.option} ${wizard.toggle}`}>
                   <input
                     type="checkbox"
                     name="replication"
@@ -234,9 +234,9 @@ function Wizard({ currency, provider }: { currency: string; provider: RedisProvi
                       clearErrors('replication');
                     }}
                   />
-                  <span className={styles.optionBody}>
-                    <span className={styles.optionTitle}>Add a replica</span>
-                    <span className={styles.optionMeta}>
+                  <span className={wizard.optionBody}>
+                    <span className={wizard.optionTitle}>Add a replica</span>
+                    <span className={wizard.optionMeta}>
                       {!plan
                         ? 'Choose a plan first.'
                         : plan.supportsReplication
@@ -261,9 +261,9 @@ function Wizard({ currency, provider }: { currency: string; provider: RedisProvi
               </Step>
             </div>
 
-            <aside className={styles.summary} aria-label="Summary">
+            <aside className={wizard.summary} aria-label="Summary">
               <Card title="Summary">
-                <dl className={styles.summaryList}>
+                <dl className={wizard.summaryList}>
                   <dt>Name</dt>
                   <dd className="mono">{name || '—'}</dd>
                   <dt>Region</dt>
@@ -310,14 +310,14 @@ function pickStepErrors(fields: Record<string, string>): Partial<Record<StepFiel
 function Step({ number, title, description, children }: { number: number; title: string; description: ReactNode; children: ReactNode }) {
   const headingId = useId();
   return (
-    <section className={styles.step} aria-labelledby={headingId}>
-      <h2 id={headingId} className={styles.stepHeader}>
-        <span className={styles.stepNumber} aria-hidden>
+    <section className={wizard.step} aria-labelledby={headingId}>
+      <h2 id={headingId} className={wizard.stepHeader}>
+        <span className={wizard.stepNumber} aria-hidden>
           {number}
         </span>
         {title}
       </h2>
-      <p className={styles.stepDescription}>{description}</p>
+      <p className={wizard.stepDescription}>{description}</p>
       {children}
     </section>
   );
@@ -334,7 +334,7 @@ function StepError({ message }: { message: string | undefined }) {
 
 function OptionSkeletons() {
   return (
-    <div className={styles.options} aria-busy="true">
+    <div className={wizard.options} aria-busy="true">
       {[0, 1, 2].map((i) => (
         <Skeleton key={i} height={58} />
       ))}
@@ -344,16 +344,16 @@ function OptionSkeletons() {
 
 function RegionOptions({ regions, value, onChange }: { regions: readonly RedisRegion[]; value: string | null; onChange: (slug: string) => void }) {
   return (
-    <div className={styles.options} role="radiogroup" aria-label="Region">
+    <div className={wizard.options} role="radiogroup" aria-label="Region">
       {regions.map((r) => (
-        <label key={r.slug} className={styles.option}>
+        <label key={r.slug} className={wizard.option}>
           <input type="radio" name="region" value={r.slug} checked={value === r.slug} disabled={!r.available} onChange={() => onChange(r.slug)} />
-          <span className={styles.optionBody}>
-            <span className={styles.optionTitle}>{r.name}</span>
-            <span className={styles.optionMeta}>
+          <span className={wizard.optionBody}>
+            <span className={wizard.optionTitle}>{r.name}</span>
+            <span className={wizard.optionMeta}>
               <span className="mono">{r.slug}</span> · {r.country}
             </span>
-            {r.available ? null : <span className={styles.unavailable}>Not taking new databases at the moment</span>}
+            {r.available ? null : <span className={wizard.unavailable}>Not taking new databases at the moment</span>}
           </span>
         </label>
       ))}
@@ -379,21 +379,21 @@ function PlanOptions({
   onChange: (slug: string) => void;
 }) {
   return (
-    <div className={`${styles.options} ${styles.planOptions}`} role="radiogroup" aria-label="Plan">
+    <div className={`${wizard.options} ${wizard.optionsWide}`} role="radiogroup" aria-label="Plan">
       {plans.map((plan) => {
         const sold = plan.regions.includes(region.slug);
         const usableMb = replication && plan.supportsReplication ? plan.memoryMb / 2 : plan.memoryMb;
         return (
-          <label key={plan.slug} className={styles.option}>
+          <label key={plan.slug} className={wizard.option}>
             <input type="radio" name="plan" value={plan.slug} checked={value === plan.slug} disabled={!sold} onChange={() => onChange(plan.slug)} />
-            <span className={styles.optionBody}>
-              <span className={styles.optionTitle}>{plan.name}</span>
-              <span className={styles.price}>
-                <span className={styles.priceAmount}>{formatPlanPrice(plan, replication && plan.supportsReplication, currency)}</span>
+            <span className={wizard.optionBody}>
+              <span className={wizard.optionTitle}>{plan.name}</span>
+              <span className={wizard.price}>
+                <span className={wizard.priceAmount}>{formatPlanPrice(plan, replication && plan.supportsReplication, currency)}</span>
                 <span className="muted">/month</span>
               </span>
-              <span className={styles.slug}>{plan.slug}</span>
-              <span className={styles.specs}>
+              <span className={wizard.slug}>{plan.slug}</span>
+              <span className={wizard.specs}>
                 <span>
                   {formatMemory(plan.memoryMb)} memory · {formatMemory(usableMb)} usable
                 </span>
@@ -403,7 +403,7 @@ function PlanOptions({
                 </span>
               </span>
               {sold ? null : (
-                <span className={styles.unavailable}>
+                <span className={wizard.unavailable}>
                   Not sold in {region.name}; sold in {plan.regions.map((slug) => regionName(slug, regions)).join(', ') || 'no region at the moment'}
                 </span>
               )}
@@ -426,9 +426,9 @@ function PersistenceOptions({
 }) {
   return (
     <>
-      <div className={`${styles.options} ${styles.persistenceOptions}`} role="radiogroup" aria-label="Persistence">
+      <div className={`${wizard.options} ${wizard.optionsWider}`} role="radiogroup" aria-label="Persistence">
         {REDIS_DATA_PERSISTENCE.map((option) => (
-          <label key={option} className={styles.option}>
+          <label key={option} className={wizard.option}>
             <input
               type="radio"
               name="dataPersistence"
@@ -437,15 +437,15 @@ function PersistenceOptions({
               disabled={option !== 'NONE' && plan?.supportsPersistence === false}
               onChange={() => onChange(option)}
             />
-            <span className={styles.optionBody}>
-              <span className={styles.optionTitle}>{PERSISTENCE_LABELS[option]}</span>
-              <span className={styles.optionMeta}>{PERSISTENCE_EXPLAINED[option]}</span>
+            <span className={wizard.optionBody}>
+              <span className={wizard.optionTitle}>{PERSISTENCE_LABELS[option]}</span>
+              <span className={wizard.optionMeta}>{PERSISTENCE_EXPLAINED[option]}</span>
             </span>
           </label>
         ))}
       </div>
       {plan?.supportsPersistence === false ? (
-        <p className={styles.unavailable}>{plan.name} keeps its data in memory only; choose a Standard or Pro plan to write it to disk.</p>
+        <p className={wizard.unavailable}>{plan.name} keeps its data in memory only; choose a Standard or Pro plan to write it to disk.</p>
       ) : null}
     </>
   );
