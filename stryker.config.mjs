@@ -16,6 +16,7 @@ export default {
     'server/domains/redis/catalogue.ts',
     'server/platform/oauthState.ts',
     'server/domains/objectStorage/tiers.ts',
+    'server/domains/containerRegistry/access.ts',
   ],
   coverageAnalysis: 'perTest',
   thresholds: { high: 95, low: 90, break: 90 },

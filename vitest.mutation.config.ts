@@ -34,6 +34,10 @@ export default defineConfig({
       },
       {
         extends: true,
+        test: { name: 'registry-access', include: ['server/domains/containerRegistry/access.test.ts'] },
+      },
+      {
+        extends: true,
         test: { name: 'oauth-state', include: ['server/platform/oauthState.test.ts'], setupFiles: ['test/setup.ts'] },
       },
     ],

@@ -32,6 +32,7 @@ async function main(): Promise<number> {
   const port = await freePort();
   const nameserverPort = await freePort();
   const objectStoragePort = await freePort();
+  const registryPort = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'panel-e2e-'));
   const adminUrl = process.env.E2E_DATABASE_URL || process.env.TEST_DATABASE_URL;
@@ -50,7 +51,7 @@ async function main(): Promise<number> {
   }
 
   try {
-    server = startServer(port, baseUrl, dataDir, database?.url, nameserverPort, objectStoragePort);
+    server = startServer(port, baseUrl, dataDir, database?.url, nameserverPort, objectStoragePort, registryPort);
     console.log(`e2e: server starting on ${baseUrl} (${database ? 'PostgreSQL' : 'embedded PGlite'}), log in ${path.relative(ROOT, SERVER_LOG)}`);
     await waitForHealth(baseUrl, server);
     // Journeys that need time to pass (billing's month close and dunning) move the clock in the app's database when it is PostgreSQL.
@@ -77,6 +78,7 @@ function startServer(
   databaseUrl: string | undefined,
   nameserverPort: number,
   objectStoragePort: number,
+  registryPort: number,
 ): ChildProcess {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -103,6 +105,8 @@ function startServer(
     DNS_RESOLVERS: `127.0.0.1:${nameserverPort}`,
     // The embedded S3 endpoint listens on a port of its own, so parallel runs never share one.
     OBJECT_STORAGE_ENDPOINT_PORT: String(objectStoragePort),
+    // So does the container registry's front door, which the registry journey pushes images through.
+    REGISTRY_ENDPOINT_PORT: String(registryPort),
   };
   // The suite reads mail from the dev mailbox, which only exists without SMTP.
   delete env.SMTP_URL;

@@ -34,6 +34,7 @@ process.env.APP_URL ??= 'http://localhost:3000';
 process.env.REDIS_PROVIDER ??= 'simulator';
 // Each test file's embedded S3 endpoint takes a free port rather than competing for the default one.
 process.env.OBJECT_STORAGE_ENDPOINT_PORT ??= '0';
+process.env.REGISTRY_ENDPOINT_PORT ??= '0';
 
 await import('../server/platform/config');
 const { migrateDatabase } = await import('../db/migrate');
@@ -45,6 +46,9 @@ afterAll(async () => {
   const { stopJobs } = await import('../server/platform/jobs');
   const { stopEmbeddedObjectStorage } = await import('../server/providers/objectStorage');
   await stopEmbeddedObjectStorage();
+  // Any test that reached the registry started Docker Distribution, which would outlive the file.
+  const { stopRegistryProvider } = await import('../server/providers/registry');
+  await stopRegistryProvider();
   const { closeDb } = await import('../db');
   await stopJobs();
   await closeDb();

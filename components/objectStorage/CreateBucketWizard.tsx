@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import {
   BUCKET_TIERS,
   bucketNameSchema,
@@ -16,6 +16,8 @@ import { hasRole, useProject } from '../projects/ProjectContext';
 import { appErrorOf, errorMessage, type AppErrorInfo } from '../trpc/errors';
 import { useTRPC } from '../trpc/TrpcProvider';
 import { Alert } from '../ui/Alert';
+import { PurchaseError } from '../ui/PurchaseError';
+import { WizardStep } from '../ui/WizardStep';
 import { ButtonLink } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { EmptyState } from '../ui/EmptyState';
@@ -30,7 +32,6 @@ import { formatBytes, formatRequests, regionName, TIER_LABELS, type StorageProvi
 import wizard from '../ui/Wizard.module.css';
 
 /** Refusals that a card on the Billing page resolves. */
-const BILLING_CODES = new Set(['ORG_PAYMENT_METHOD_REQUIRED', 'BILLER_PAYMENT_METHOD_REQUIRED', 'CARD_DECLINED', 'PROJECT_BLOCKED']);
 
 const NAME_RULES =
   'S3 rules: 3–63 lower-case letters, digits and hyphens, starting and ending with a letter or digit; not starting with xn-- nor ending with -s3alias. Global: no other bucket on the platform may hold it.';
@@ -137,7 +138,7 @@ function Wizard({ currency, tiers, provider }: { currency: string; tiers: TierPl
         <DevelopmentEndpointNotice provider={provider} />
         <form className={wizard.wizard} onSubmit={onSubmit} noValidate aria-label="Create a bucket">
           <div className={wizard.steps}>
-            <Step number={1} title="Name" description="S3 clients address the bucket by this name; it cannot be changed.">
+            <WizardStep number={1} title="Name" description="S3 clients address the bucket by this name; it cannot be changed.">
               <Input
                 label="Bucket name"
                 name="name"
@@ -150,9 +151,9 @@ function Wizard({ currency, tiers, provider }: { currency: string; tiers: TierPl
                 hint={NAME_RULES}
                 error={nameError}
               />
-            </Step>
+            </WizardStep>
 
-            <Step number={2} title="Region" description="Where the objects are kept, and the region S3 clients sign their requests for.">
+            <WizardStep number={2} title="Region" description="Where the objects are kept, and the region S3 clients sign their requests for.">
               <div className={wizard.options} role="radiogroup" aria-label="Region">
                 {OBJECT_STORAGE_REGIONS.map((r) => (
                   <label key={r.slug} className={wizard.option}>
@@ -164,9 +165,9 @@ function Wizard({ currency, tiers, provider }: { currency: string; tiers: TierPl
                   </label>
                 ))}
               </div>
-            </Step>
+            </WizardStep>
 
-            <Step
+            <WizardStep
               number={3}
               title="Tier"
               description="The monthly price and what it allows each month. A bucket more than 10% over an allowance is suspended until it is upgraded."
@@ -194,9 +195,9 @@ function Wizard({ currency, tiers, provider }: { currency: string; tiers: TierPl
                   );
                 })}
               </div>
-            </Step>
+            </WizardStep>
 
-            <Step number={4} title="Access" description="Who may read the objects, and what is kept of them.">
+            <WizardStep number={4} title="Access" description="Who may read the objects, and what is kept of them.">
               <div className={`${wizard.options} ${wizard.optionsWider}`}>
                 <Switch
                   name="publicAccess"
@@ -229,9 +230,9 @@ function Wizard({ currency, tiers, provider }: { currency: string; tiers: TierPl
                   }
                 />
               </div>
-            </Step>
+            </WizardStep>
 
-            <Step
+            <WizardStep
               number={5}
               title="CORS"
               description="Optional: which web origins may call the bucket from a browser. Can be changed at any time on the bucket's page."
@@ -244,7 +245,7 @@ function Wizard({ currency, tiers, provider }: { currency: string; tiers: TierPl
                 }}
                 errors={corsErrors}
               />
-            </Step>
+            </WizardStep>
           </div>
 
           <aside className={wizard.summary} aria-label="Summary">
@@ -271,7 +272,7 @@ function Wizard({ currency, tiers, provider }: { currency: string; tiers: TierPl
               loading={preview.isPending}
               error={preview.isError ? <Alert tone="danger">{errorMessage(preview.error)}</Alert> : null}
             />
-            {submitError ? <SubmitError projectId={project.id} error={submitError} /> : null}
+            {submitError ? <PurchaseError projectId={project.id} error={submitError} notCreated="The bucket was not created" /> : null}
             <SubmitButton variant="primary" block loading={create.isPending} disabled={!preview.data}>
               {dueToday ? `Create and pay ${dueToday}` : 'Create bucket'}
             </SubmitButton>
@@ -282,22 +283,6 @@ function Wizard({ currency, tiers, provider }: { currency: string; tiers: TierPl
         </form>
       </div>
     </main>
-  );
-}
-
-function Step({ number, title, description, children }: { number: number; title: string; description: ReactNode; children: ReactNode }) {
-  const headingId = useId();
-  return (
-    <section className={wizard.step} aria-labelledby={headingId}>
-      <h2 id={headingId} className={wizard.stepHeader}>
-        <span className={wizard.stepNumber} aria-hidden>
-          {number}
-        </span>
-        {title}
-      </h2>
-      <p className={wizard.stepDescription}>{description}</p>
-      {children}
-    </section>
   );
 }
 
@@ -324,48 +309,5 @@ function Switch({
         <span className={wizard.optionMeta}>{meta}</span>
       </span>
     </label>
-  );
-}
-
-function SubmitError({ projectId, error }: { projectId: string; error: AppErrorInfo }) {
-  const billing = projectPath(projectId, 'billing');
-  const title =
-    error.code === 'ORG_PAYMENT_METHOD_REQUIRED' || error.code === 'BILLER_PAYMENT_METHOD_REQUIRED'
-      ? 'A payment card is needed'
-      : error.code === 'CARD_DECLINED'
-        ? 'The card was declined'
-        : error.code === 'VALIDATION_ERROR' || error.code === 'BAD_REQUEST'
-          ? 'The settings were refused'
-          : 'The bucket was not created';
-  return (
-    <Alert tone="danger" title={title}>
-      <p>{error.message}</p>
-      {error.fields ? (
-        <ul>
-          {Object.entries(error.fields).map(([field, message]) => (
-            <li key={field}>
-              <span className="mono">{field}</span>: {message}
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      {error.code === 'ORG_PAYMENT_METHOD_REQUIRED' ? (
-        <p>
-          <ButtonLink href={billing} size="sm">
-            Add a card on the Billing page
-          </ButtonLink>
-        </p>
-      ) : error.code === 'BILLER_PAYMENT_METHOD_REQUIRED' ? (
-        <p>
-          Only they can add it, on the <Link href={billing}>Billing page</Link>. Nothing was charged.
-        </p>
-      ) : BILLING_CODES.has(error.code) ? (
-        <p>
-          See the <Link href={billing}>Billing page</Link>. Nothing was charged.
-        </p>
-      ) : error.code === 'UPSTREAM_ERROR' ? (
-        <p>The S3 endpoint failed: the charge was refunded and nothing was kept. Creating it again is safe.</p>
-      ) : null}
-    </Alert>
   );
 }

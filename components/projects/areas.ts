@@ -15,13 +15,6 @@ export interface ResourceArea extends ProjectArea {
 /** The resource areas of SPEC that the panel does not manage yet; each gets a page saying what it will hold. */
 export const RESOURCE_AREAS: readonly ResourceArea[] = [
   {
-    segment: 'container-registry',
-    label: 'Container registry',
-    icon: 'box',
-    summary: 'Private registries for your container images.',
-    capabilities: ['Repositories and tags', 'Retention rules', 'Public repositories with an egress cap'],
-  },
-  {
     segment: 'hosting',
     label: 'Hosting',
     icon: 'cloud',

@@ -3,13 +3,15 @@
 import { skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent } from 'react';
 import { PERSISTENCE_EXPLAINED, REDIS_DATA_PERSISTENCE, redisNameSchema, type RedisDataPersistence } from '@/server/domains/redis/schema';
 import { projectPath } from '../projects/areas';
 import { hasRole, useProject } from '../projects/ProjectContext';
 import { appErrorOf, errorMessage, type AppErrorInfo } from '../trpc/errors';
 import { useTRPC } from '../trpc/TrpcProvider';
 import { Alert } from '../ui/Alert';
+import { PurchaseError } from '../ui/PurchaseError';
+import { WizardStep } from '../ui/WizardStep';
 import { Button, ButtonLink } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { EmptyState } from '../ui/EmptyState';
@@ -34,7 +36,6 @@ import { SimulatorNotice } from './SimulatorNotice';
 import wizard from '../ui/Wizard.module.css';
 
 /** Refusals that a card on the Billing page resolves. */
-const BILLING_CODES = new Set(['ORG_PAYMENT_METHOD_REQUIRED', 'BILLER_PAYMENT_METHOD_REQUIRED', 'CARD_DECLINED', 'PROJECT_BLOCKED']);
 
 /** The fields a 422 names that the wizard shows next to their step rather than in the summary. */
 type StepField = 'region' | 'planSlug' | 'replication' | 'dataPersistence';
@@ -163,7 +164,7 @@ function Wizard({ currency, provider }: { currency: string; provider: RedisProvi
           <SimulatorNotice provider={provider} />
           <form className={wizard.wizard} onSubmit={onSubmit} noValidate aria-label="Create a Redis database">
             <div className={wizard.steps}>
-              <Step number={1} title="Name" description="How the database is listed; clients connect by address, not by name.">
+              <WizardStep number={1} title="Name" description="How the database is listed; clients connect by address, not by name.">
                 <Input
                   label="Database name"
                   name="name"
@@ -176,9 +177,9 @@ function Wizard({ currency, provider }: { currency: string; provider: RedisProvi
                   hint={NAME_RULES}
                   error={nameError}
                 />
-              </Step>
+              </WizardStep>
 
-              <Step number={2} title="Region" description="Where the database runs. Choose the one closest to the servers that use it.">
+              <WizardStep number={2} title="Region" description="Where the database runs. Choose the one closest to the servers that use it.">
                 {regions.isPending ? (
                   <OptionSkeletons />
                 ) : (
@@ -192,9 +193,9 @@ function Wizard({ currency, provider }: { currency: string; provider: RedisProvi
                   />
                 )}
                 <StepError message={stepErrors.region} />
-              </Step>
+              </WizardStep>
 
-              <Step
+              <WizardStep
                 number={3}
                 title="Plan"
                 description={
@@ -220,9 +221,13 @@ function Wizard({ currency, provider }: { currency: string; provider: RedisProvi
                   />
                 )}
                 <StepError message={stepErrors.planSlug} />
-              </Step>
+              </WizardStep>
 
-              <Step number={4} title="Replication" description="A replica on its own process, kept in sync, that takes over the data if the primary is lost.">
+              <WizardStep
+                number={4}
+                title="Replication"
+                description="A replica on its own process, kept in sync, that takes over the data if the primary is lost."
+              >
                 <label className={`${wizard.option} ${wizard.toggle}`}>
                   <input
                     type="checkbox"
@@ -246,9 +251,13 @@ function Wizard({ currency, provider }: { currency: string; provider: RedisProvi
                   </span>
                 </label>
                 <StepError message={stepErrors.replication} />
-              </Step>
+              </WizardStep>
 
-              <Step number={5} title="Persistence" description="Whether and how often the data is written to disk, and so what a restart or a crash can lose.">
+              <WizardStep
+                number={5}
+                title="Persistence"
+                description="Whether and how often the data is written to disk, and so what a restart or a crash can lose."
+              >
                 <PersistenceOptions
                   plan={plan}
                   value={persistence}
@@ -258,7 +267,7 @@ function Wizard({ currency, provider }: { currency: string; provider: RedisProvi
                   }}
                 />
                 <StepError message={stepErrors.dataPersistence} />
-              </Step>
+              </WizardStep>
             </div>
 
             <aside className={wizard.summary} aria-label="Summary">
@@ -284,7 +293,7 @@ function Wizard({ currency, provider }: { currency: string; provider: RedisProvi
                 placeholder="Choose a plan to see the price."
                 error={preview.isError ? <Alert tone="danger">{errorMessage(preview.error)}</Alert> : null}
               />
-              {submitError ? <SubmitError projectId={project.id} error={submitError} /> : null}
+              {submitError ? <PurchaseError projectId={project.id} error={submitError} notCreated="The database was not created" /> : null}
               <SubmitButton variant="primary" block loading={create.isPending} disabled={!plan || !region || !preview.data}>
                 {dueToday ? `Create and pay ${dueToday}` : 'Create database'}
               </SubmitButton>
@@ -305,22 +314,6 @@ function isStepField(field: string): field is StepField {
 
 function pickStepErrors(fields: Record<string, string>): Partial<Record<StepField, string>> {
   return Object.fromEntries(Object.entries(fields).filter(([field]) => isStepField(field)));
-}
-
-function Step({ number, title, description, children }: { number: number; title: string; description: ReactNode; children: ReactNode }) {
-  const headingId = useId();
-  return (
-    <section className={wizard.step} aria-labelledby={headingId}>
-      <h2 id={headingId} className={wizard.stepHeader}>
-        <span className={wizard.stepNumber} aria-hidden>
-          {number}
-        </span>
-        {title}
-      </h2>
-      <p className={wizard.stepDescription}>{description}</p>
-      {children}
-    </section>
-  );
 }
 
 function StepError({ message }: { message: string | undefined }) {
@@ -448,37 +441,5 @@ function PersistenceOptions({
         <p className={wizard.unavailable}>{plan.name} keeps its data in memory only; choose a Standard or Pro plan to write it to disk.</p>
       ) : null}
     </>
-  );
-}
-
-function SubmitError({ projectId, error }: { projectId: string; error: AppErrorInfo }) {
-  const billing = projectPath(projectId, 'billing');
-  const title =
-    error.code === 'ORG_PAYMENT_METHOD_REQUIRED' || error.code === 'BILLER_PAYMENT_METHOD_REQUIRED'
-      ? 'A payment card is needed'
-      : error.code === 'CARD_DECLINED'
-        ? 'The card was declined'
-        : 'The database was not created';
-  return (
-    <Alert tone="danger" title={title}>
-      <p>{error.message}</p>
-      {error.code === 'ORG_PAYMENT_METHOD_REQUIRED' ? (
-        <p>
-          <ButtonLink href={billing} size="sm">
-            Add a card on the Billing page
-          </ButtonLink>
-        </p>
-      ) : error.code === 'BILLER_PAYMENT_METHOD_REQUIRED' ? (
-        <p>
-          Only they can add it, on the <Link href={billing}>Billing page</Link>. Nothing was charged.
-        </p>
-      ) : BILLING_CODES.has(error.code) ? (
-        <p>
-          See the <Link href={billing}>Billing page</Link>. Nothing was charged.
-        </p>
-      ) : error.code === 'UPSTREAM_ERROR' ? (
-        <p>The charge was refunded and nothing was kept. Creating it again is safe.</p>
-      ) : null}
-    </Alert>
   );
 }

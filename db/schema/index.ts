@@ -21,3 +21,4 @@ export * from './integrations';
 export * from './dnsSimulator';
 export * from './objectStorageGateway';
 export * from './objectStorage';
+export * from './containerRegistry';

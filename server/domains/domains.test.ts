@@ -58,6 +58,7 @@ describe('the list of domains', () => {
       'ssh-keys',
       'redis',
       'object-storage',
+      'container-registry',
       'secrets',
       'variables',
       'webhooks',

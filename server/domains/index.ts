@@ -3,6 +3,7 @@ import { apiKeysDomain } from './apiKeys';
 import { auditDomain } from './audit';
 import { billingDomain } from './billing';
 import { catalogDomain } from './catalog';
+import { containerRegistryDomain } from './containerRegistry';
 import { domainsDomain } from './domains';
 import { integrationsDomain } from './integrations';
 import { invitationsDomain } from './invitations';
@@ -35,6 +36,7 @@ export const DOMAINS = [
   domainsDomain,
   integrationsDomain,
   objectStorageDomain,
+  containerRegistryDomain,
   secretsDomain,
   variablesDomain,
   catalogDomain,

@@ -98,6 +98,12 @@ function requestFor(op: DocumentedOperation, world: World): { body?: unknown; qu
     'PATCH /projects/{projectId}/storage/object-storage/{bucketId}/cdn': { body: { cdnEnabled: false } },
     'POST /projects/{projectId}/iam': { body: { name: `walk-${walks}` } },
     'PATCH /projects/{projectId}/iam/{credentialId}': { body: { bucketIds: null, access: 'read' } },
+    'POST /projects/{projectId}/storage/container-registry': {
+      body: { name: `walk-${walks}-${world.params.projectId!.slice(-6).toLowerCase()}`, region: 'fra1' },
+    },
+    'PATCH /projects/{projectId}/storage/container-registry/{id}': { body: { scanOnPush: false } },
+    'POST /projects/{projectId}/storage/container-registry/{id}/repositories': { body: { name: `walk-${walks}` } },
+    'PATCH /projects/{projectId}/storage/container-registry/{id}/repositories/{repoId}': { body: { gcKeepLastN: 5 } },
   };
   return samples[label(op)] ?? (op.method === 'GET' || op.method === 'DELETE' ? {} : { body: {} });
 }
@@ -180,6 +186,18 @@ async function buildWorld(card: string | null): Promise<World> {
       params.iamUserName = (
         await api<{ iamUserName: string }>('POST', `/v1/projects/${projectId}/storage/object-storage/${params.bucketId}/iam-users`, { cookie: owner.cookie })
       ).data.iamUserName;
+      const registry = await api<{ id: string }>('POST', `/v1/projects/${projectId}/storage/container-registry`, {
+        cookie: owner.cookie,
+        body: { name: `standing-${projectId.slice(-8).toLowerCase()}`, region: 'fra1' },
+      });
+      params.id = registry.data.id;
+      params.repoId = (
+        await api<{ id: string }>('POST', `/v1/projects/${projectId}/storage/container-registry/${params.id}/repositories`, {
+          cookie: owner.cookie,
+          body: { name: 'standing' },
+        })
+      ).data.id;
+      params.digest = encodeURIComponent(`sha256:${'0'.repeat(64)}`);
       const now = new Date();
       const invoice = await closeMonthForProject(projectId, new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1, 0, 5)));
       params.invoiceId = invoice!.id;

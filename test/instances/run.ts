@@ -35,6 +35,9 @@ async function main(): Promise<number> {
   const urls = ports.map((port) => `http://127.0.0.1:${port}`);
   // Both instances sit behind one public address, as behind a load balancer; the first port plays it.
   const appUrl = urls[0]!;
+  // The processes of one host share the registry: the one holding the front door's port runs it,
+  // and all sign its tokens with the key kept there.
+  const registryDir = mkdtempSync(path.join(os.tmpdir(), 'panel-registry-'));
   const shared: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
@@ -51,6 +54,8 @@ async function main(): Promise<number> {
     RATE_LIMIT_ANONYMOUS_PER_MINUTE: String(INSTANCE_RATE_LIMIT.anonymousPerMinute),
     INFRA_SIM_PROVISION_SECONDS: '2',
     INFRA_SIM_ACTION_SECONDS: '2',
+    REGISTRY_DATA_DIR: registryDir,
+    REGISTRY_ENDPOINT_PORT: String(await freePort()),
   };
   delete shared.SMTP_URL;
   delete shared.PGLITE_DIR;
@@ -98,6 +103,7 @@ async function main(): Promise<number> {
     return 1;
   } finally {
     for (const p of processes) await stopProcessGroup(p.child);
+    rmSync(registryDir, { recursive: true, force: true });
     await database.drop().catch((err: unknown) => console.error('test:instances: could not drop the database:', err));
   }
 }

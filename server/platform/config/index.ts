@@ -364,6 +364,27 @@ const envSchema = z
       .url({ protocol: /^https?$/, message: 'OBJECT_STORAGE_PUBLIC_URL must be an http:// or https:// URL' })
       .optional()
       .or(z.literal('').transform(() => undefined)),
+    /**
+     * `embedded` runs Docker Distribution (`docker-registry`) on loopback behind the registry front
+     * door; without the binary, and with `simulator`, an in-process model of the registry API serves instead.
+     */
+    REGISTRY_PROVIDER: z.enum(['embedded', 'simulator']).default('embedded'),
+    REGISTRY_BINARY: z.string().min(1).default('docker-registry'),
+    /** Where registry blobs and keys live; unset: `$DATA_DIR/registry`. */
+    REGISTRY_DATA_DIR: z
+      .string()
+      .min(1)
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    /** The host customers `docker login` to and the front door's port; 0 takes any free one (tests). */
+    REGISTRY_ENDPOINT_HOST: z.string().min(1).default('127.0.0.1'),
+    REGISTRY_ENDPOINT_PORT: z.coerce.number().int().min(0).max(65535).default(5050),
+    /** The token realm registry clients are sent to; unset: `$APP_URL/v1/registry/token`. */
+    REGISTRY_TOKEN_REALM: z
+      .url({ protocol: /^https?$/, message: 'REGISTRY_TOKEN_REALM must be an http:// or https:// URL' })
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    REGISTRY_START_TIMEOUT_SECONDS: z.coerce.number().min(1).max(300).default(20),
     /** `simulator` keeps zones and records in this database; `cloudflare` calls Cloudflare's API v4 with each project's own token. */
     DNS_PROVIDER: z.enum(['simulator', 'cloudflare']).default('simulator'),
     DNS_API_URL: z.url({ protocol: /^https?$/, message: 'DNS_API_URL must be an http:// or https:// URL' }).default('https://api.cloudflare.com/client/v4'),
