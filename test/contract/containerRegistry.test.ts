@@ -229,14 +229,21 @@ describe('repositories', () => {
     const { owner, projectId, registry, repository, writer } = await pushWorld({ visibility: 'PUBLIC', publicEgressCapGb: 1 });
     const reader = await createApiKey(owner, projectId, ['registry:read']);
     await createApiKey(owner, projectId, ['servers:read']);
+    // A viewer's key pulls whatever its scopes say: pushing takes a member.
+    const viewer = await createUser('Viewer');
+    await queryRows(sql`insert into memberships (project_id, user_id, role) values (${projectId}, ${viewer.id}, 'viewer')`);
+    const viewersKey = await createApiKey(owner, projectId, ['registry:read', 'registry:write']);
+    await queryRows(sql`update api_keys set created_by_user_id = ${viewer.id} where id = ${viewersKey.id}`);
     const url = `${base(projectId)}/${registry.id}/repositories/${repository.id}/credentials`;
     const listed = await api<RepositoryCredentials>('GET', url, { cookie: owner.cookie });
     expect(listed.data.error).toBeNull();
     expect(listed.data.users.map((u) => [u.id, u.actions])).toEqual([
       [writer.id, ['pull', 'push']],
       [reader.id, ['pull']],
+      [viewersKey.id, ['pull']],
       [null, ['pull']],
     ]);
+    expect(grantedActions(await token(`repository:${registry.name}/${repository.name}:pull,push`, viewersKey.key))).toEqual(['pull']);
     vi.spyOn(getRegistryProvider(), 'listTags').mockRejectedValue(new AppError('UPSTREAM_ERROR', 'The container registry could not be reached'));
     const down = await api<RepositoryCredentials>('GET', url, { cookie: owner.cookie });
     expect(down.data).toMatchObject({ users: [], error: expect.stringContaining('could not be reached') });

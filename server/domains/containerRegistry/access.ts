@@ -19,6 +19,9 @@ export interface ScopeTarget {
 /** `repository:<name>:<actions>`; the name may hold colons (a host with a port), the actions do not. */
 const REPOSITORY_SCOPE = /^repository:(.+):([^:]+)$/;
 
+/** What a customer's token may carry; `delete` is the platform's own. */
+export type GrantableAction = Extract<RegistryAction, 'pull' | 'push'>;
+
 export interface RequestedScope {
   repository: string;
   actions: string[];
@@ -45,9 +48,9 @@ export function parseScopes(values: readonly string[]): RequestedScope[] {
  * `registry:read`, pushes `registry:read` and `registry:write` (the registry itself needs pull
  * beside push for every upload) by a member. Deleting is never handed out: deletes go through the API.
  */
-export function allowedActions(caller: RegistryCaller, target: ScopeTarget | null, requested: readonly string[]): RegistryAction[] {
+export function allowedActions(caller: RegistryCaller, target: ScopeTarget | null, requested: readonly string[]): GrantableAction[] {
   if (!target) return [];
-  const allowed = new Set<RegistryAction>();
+  const allowed = new Set<GrantableAction>();
   const publicPull = target.exists && target.visibility === 'PUBLIC' && !target.suspended;
   if (publicPull) allowed.add('pull');
   if (caller.kind === 'apiKey' && caller.projectId === target.projectId && caller.role) {

@@ -1,12 +1,12 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import { getDb, type DbOrTx } from '../../../db';
 import { isUniqueViolation } from '../../../db/errors';
-import { apiKeys, containerRepositories, type RepositoryVisibility } from '../../../db/schema';
+import { apiKeys, containerRepositories, memberships, type RepositoryVisibility } from '../../../db/schema';
 import { newId } from '../../../db/schema/ids';
 import { monthKeyOf } from '../../billing/period';
-import { hasScopes } from '../../platform/auth/scopes';
 import { AppError } from '../../platform/errors';
 import { emit } from '../../platform/events';
+import { allowedActions, type RegistryCaller, type ScopeTarget } from './access';
 import { purgeRepository, upstream } from './images';
 import { liveRegistry } from './registries';
 import { startedRegistry } from './registry';
@@ -167,9 +167,9 @@ export async function deleteRepository(projectId: string, registryId: string, re
 }
 
 /**
- * Who can reach the repository with `docker login`: the project's live API keys with registry
- * scopes (pull with registry:read, push with registry:read and registry:write), and anyone for
- * pulls while it is PUBLIC. `error` is set, with no users, when the registry cannot be reached.
+ * Who can reach the repository with `docker login`, by the token endpoint's own rules: the
+ * project's live API keys it would grant pull or push, and anyone for pulls while the repository
+ * is PUBLIC. `error` is set, with no users, when the registry cannot be reached.
  */
 export async function repositoryCredentials(projectId: string, registryId: string, repositoryId: string): Promise<RepositoryCredentials> {
   const { registry, repository } = await liveRepository(projectId, registryId, repositoryId);
@@ -182,17 +182,19 @@ export async function repositoryCredentials(projectId: string, registryId: strin
   }
   const db = await getDb();
   const keys = await db
-    .select()
+    .select({ key: apiKeys, role: memberships.role })
     .from(apiKeys)
+    .leftJoin(memberships, and(eq(memberships.projectId, apiKeys.projectId), eq(memberships.userId, apiKeys.createdByUserId)))
     .where(and(eq(apiKeys.projectId, projectId), isNull(apiKeys.revokedAt)))
     .orderBy(asc(apiKeys.createdAt));
+  const target: ScopeTarget = { projectId, exists: true, visibility: repository.visibility, suspended: registry.billingSuspendedAt !== null };
   const now = Date.now();
   const users: RegistryUser[] = [];
-  for (const key of keys) {
+  for (const { key, role } of keys) {
     if (key.expiresAt && key.expiresAt.getTime() <= now) continue;
-    const actions: Array<'pull' | 'push'> = [];
-    if (hasScopes(key.scopes, ['registry:read'])) actions.push('pull');
-    if (hasScopes(key.scopes, ['registry:read', 'registry:write'])) actions.push('push');
+    const caller: RegistryCaller = { kind: 'apiKey', keyId: key.id, projectId, scopes: key.scopes, role };
+    // What the token endpoint would grant the key, beyond what anyone may do.
+    const actions = allowedActions(caller, { ...target, visibility: 'PRIVATE' }, ['pull', 'push']);
     if (actions.length === 0) continue;
     users.push({
       kind: 'apiKey',
@@ -204,7 +206,7 @@ export async function repositoryCredentials(projectId: string, registryId: strin
       expiresAt: key.expiresAt?.toISOString() ?? null,
     });
   }
-  if (repository.visibility === 'PUBLIC' && !registry.billingSuspendedAt) {
+  if (allowedActions({ kind: 'anonymous' }, target, ['pull']).length > 0) {
     users.push({ kind: 'anonymous', id: null, name: 'Anyone (public pulls)', keyPrefix: null, actions: ['pull'], lastUsedAt: null, expiresAt: null });
   }
   return { users, error: null, login };
