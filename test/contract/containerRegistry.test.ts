@@ -4,6 +4,7 @@ import type { Preview } from '../../server/billing/preview';
 import { collectGarbage, applyRetention } from '../../server/domains/containerRegistry/images';
 import { liveRepository } from '../../server/domains/containerRegistry/repositories';
 import type { Image, Registry, Repository, RepositoryCredentials } from '../../server/domains/containerRegistry/schema';
+import { simulatedScanner } from '../../server/domains/containerRegistry/scanner';
 import { containerRegistrySuspension } from '../../server/domains/containerRegistry/suspension';
 import { startedRegistry } from '../../server/domains/containerRegistry/registry';
 import type { Scope } from '../../server/platform/auth/scopes';
@@ -263,7 +264,8 @@ describe('pushing and pulling through the real registry with tokens from our rea
       'the push notification',
     );
     expect(listed[0]).toMatchObject({ digest: pushed.digest, tags: ['v1'], sizeBytes: pushed.sizeBytes, lastPulledAt: null, expiredAt: null });
-    expect(Object.keys(listed[0]!.scanFindings!).sort()).toEqual(['CRITICAL', 'HIGH', 'INFORMATIONAL', 'LOW', 'MEDIUM']);
+    expect(Object.keys(listed[0]!.scanFindings!)).toEqual(['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFORMATIONAL']);
+    expect(listed[0]!.scanFindings).toEqual(await simulatedScanner.scan(name, pushed.digest));
 
     expect((await pullImage(registryUrl, jwt, name, 'v1')).status).toBe(200);
     await eventually(

@@ -33,6 +33,7 @@ describe('parseScopes', () => {
   it('drops other resource types, empty names, empty action lists and malformed values', () => {
     expect(parseScopes(['registry:catalog:*', 'repository::pull', 'repository:acme/web:', 'repository:acme/web', 'pull', ':x:y', ''])).toEqual([]);
     expect(parseScopes(['repository:acme/web:pull,,push'])).toEqual([{ repository: 'acme/web', actions: ['pull', 'push'] }]);
+    expect(parseScopes(['repository:acme/web:,', 'xrepository:acme/web:pull', 'image:repository:acme/web:pull'])).toEqual([]);
   });
 
   it('keeps a name holding a colon, splitting the actions at the last one', () => {

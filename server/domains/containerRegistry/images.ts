@@ -1,12 +1,13 @@
 import { and, asc, eq, isNotNull, isNull, lt } from 'drizzle-orm';
 import { getDb } from '../../../db';
-import { containerImages, containerRegistries, containerRepositories } from '../../../db/schema';
+import { containerImages, containerRegistries, containerRepositories, type ScanFindings } from '../../../db/schema';
 import { newId } from '../../../db/schema/ids';
 import { AppError } from '../../platform/errors';
 import { emit } from '../../platform/events';
 import { getLogger } from '../../platform/logger';
 import type { TagRef } from '../../providers/registry';
 import { startedRegistry } from './registry';
+import { SEVERITIES } from './scanner';
 import type { Image } from './schema';
 import { fullName, type RegistryRow, type RepositoryRow } from './views';
 
@@ -232,7 +233,14 @@ function toImageView(row: ImageRow, tags: string[]): Image {
     pushedAt: row.pushedAt.toISOString(),
     lastPulledAt: row.lastPulledAt?.toISOString() ?? null,
     scanStatus: row.scanStatus,
-    scanFindings: row.scanStatus ? row.scanFindings : null,
+    scanFindings: row.scanStatus && row.scanFindings ? bySeverity(row.scanFindings) : null,
     expiredAt: row.expiredAt?.toISOString() ?? null,
   };
+}
+
+/** Most severe first (PostgreSQL keeps JSON keys in an order of its own). */
+function bySeverity(findings: ScanFindings): ScanFindings {
+  const known = SEVERITIES.filter((severity) => severity in findings).map((severity) => [severity, findings[severity]!] as const);
+  const others = Object.entries(findings).filter(([severity]) => !(SEVERITIES as readonly string[]).includes(severity));
+  return Object.fromEntries([...known, ...others]);
 }
