@@ -5,7 +5,7 @@
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
-  serverExternalPackages: ['@electric-sql/pglite', 'argon2', 'pg-boss', 'pino', 'postgres', 'nodemailer'],
+  serverExternalPackages: ['@electric-sql/pglite', 'argon2', 'pg-boss', 'pino', 'postgres', 'nodemailer', 'ssh2', 'mysql2'],
   poweredByHeader: false,
   typedRoutes: false,
   experimental: {

@@ -17,6 +17,7 @@ export default {
     'server/platform/oauthState.ts',
     'server/domains/objectStorage/tiers.ts',
     'server/domains/containerRegistry/access.ts',
+    'server/platform/confinedPath.ts',
   ],
   coverageAnalysis: 'perTest',
   thresholds: { high: 95, low: 90, break: 90 },

@@ -38,6 +38,10 @@ export default defineConfig({
       },
       {
         extends: true,
+        test: { name: 'confined-path', include: ['server/platform/confinedPath.test.ts'] },
+      },
+      {
+        extends: true,
         test: { name: 'oauth-state', include: ['server/platform/oauthState.test.ts'], setupFiles: ['test/setup.ts'] },
       },
     ],

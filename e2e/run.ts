@@ -33,6 +33,7 @@ async function main(): Promise<number> {
   const nameserverPort = await freePort();
   const objectStoragePort = await freePort();
   const registryPort = await freePort();
+  const hostingPorts = { http: await freePort(), sftp: await freePort() };
   const baseUrl = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'panel-e2e-'));
   const adminUrl = process.env.E2E_DATABASE_URL || process.env.TEST_DATABASE_URL;
@@ -51,7 +52,7 @@ async function main(): Promise<number> {
   }
 
   try {
-    server = startServer(port, baseUrl, dataDir, database?.url, nameserverPort, objectStoragePort, registryPort);
+    server = startServer(port, baseUrl, dataDir, database?.url, nameserverPort, objectStoragePort, registryPort, hostingPorts);
     console.log(`e2e: server starting on ${baseUrl} (${database ? 'PostgreSQL' : 'embedded PGlite'}), log in ${path.relative(ROOT, SERVER_LOG)}`);
     await waitForHealth(baseUrl, server);
     // Journeys that need time to pass (billing's month close and dunning) move the clock in the app's database when it is PostgreSQL.
@@ -79,6 +80,7 @@ function startServer(
   nameserverPort: number,
   objectStoragePort: number,
   registryPort: number,
+  hostingPorts: { http: number; sftp: number },
 ): ChildProcess {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -107,6 +109,10 @@ function startServer(
     OBJECT_STORAGE_ENDPOINT_PORT: String(objectStoragePort),
     // So does the container registry's front door, which the registry journey pushes images through.
     REGISTRY_ENDPOINT_PORT: String(registryPort),
+    // Hosting's nginx and SFTP server too; with a PostgreSQL run, the sites' databases are made on this machine's MariaDB.
+    HOSTING_HTTP_PORT: String(hostingPorts.http),
+    HOSTING_SFTP_PORT: String(hostingPorts.sftp),
+    HOSTING_MYSQL_ADMIN_URL: process.env.E2E_DATABASE_URL ? 'mysql://root@127.0.0.1:3306' : '',
   };
   // The suite reads mail from the dev mailbox, which only exists without SMTP.
   delete env.SMTP_URL;

@@ -101,7 +101,7 @@ test('screenshots of the main pages at desktop and phone width', async ({ page, 
   await capture(page, 'project-delete-dialog', page.getByRole('alertdialog'), { fullPage: false });
   await page.keyboard.press('Escape');
 
-  await page.goto(`/projects/${projectId}/hosting`);
+  await page.goto(`/projects/${projectId}/databases`);
   await capture(page, 'coming-soon', page.getByText('This area is coming soon'));
 
   await addTestCard(page, projectId);

@@ -35,6 +35,10 @@ process.env.REDIS_PROVIDER ??= 'simulator';
 // Each test file's embedded S3 endpoint takes a free port rather than competing for the default one.
 process.env.OBJECT_STORAGE_ENDPOINT_PORT ??= '0';
 process.env.REGISTRY_ENDPOINT_PORT ??= '0';
+process.env.HOSTING_HTTP_PORT ??= '0';
+process.env.HOSTING_SFTP_PORT ??= '0';
+// Hosting databases are made on the MariaDB server TEST_MYSQL_URL names (as .ci/run sets it), else simulated.
+process.env.HOSTING_MYSQL_ADMIN_URL ??= process.env.TEST_MYSQL_URL ?? '';
 
 await import('../server/platform/config');
 const { migrateDatabase } = await import('../db/migrate');
@@ -49,6 +53,13 @@ afterAll(async () => {
   // Any test that reached the registry started Docker Distribution, which would outlive the file.
   const { stopRegistryProvider } = await import('../server/providers/registry');
   await stopRegistryProvider();
+  // So would nginx and php-fpm, the SFTP server and the MariaDB pool of hosting.
+  const { stopHostingSftp } = await import('../server/domains/hosting/sftpService');
+  const { stopWebServingProvider } = await import('../server/providers/hosting/web');
+  const { stopHostingDatabaseProvider } = await import('../server/providers/hosting');
+  await stopHostingSftp();
+  await stopWebServingProvider();
+  await stopHostingDatabaseProvider();
   const { closeDb } = await import('../db');
   await stopJobs();
   await closeDb();

@@ -15,13 +15,6 @@ export interface ResourceArea extends ProjectArea {
 /** The resource areas of SPEC that the panel does not manage yet; each gets a page saying what it will hold. */
 export const RESOURCE_AREAS: readonly ResourceArea[] = [
   {
-    segment: 'hosting',
-    label: 'Hosting',
-    icon: 'cloud',
-    summary: 'PHP web hosting sites with domains, files and MySQL databases.',
-    capabilities: ['Sites with SFTP access', 'Domains and redirects with certificates', 'MySQL databases per site'],
-  },
-  {
     segment: 'databases',
     label: 'Databases',
     icon: 'database',

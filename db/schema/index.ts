@@ -22,3 +22,4 @@ export * from './dnsSimulator';
 export * from './objectStorageGateway';
 export * from './objectStorage';
 export * from './containerRegistry';
+export * from './hosting';

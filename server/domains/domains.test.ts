@@ -59,6 +59,7 @@ describe('the list of domains', () => {
       'redis',
       'object-storage',
       'container-registry',
+      'hosting',
       'secrets',
       'variables',
       'webhooks',

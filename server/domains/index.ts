@@ -5,6 +5,7 @@ import { billingDomain } from './billing';
 import { catalogDomain } from './catalog';
 import { containerRegistryDomain } from './containerRegistry';
 import { domainsDomain } from './domains';
+import { hostingDomain } from './hosting';
 import { integrationsDomain } from './integrations';
 import { invitationsDomain } from './invitations';
 import { membersDomain } from './members';
@@ -37,6 +38,7 @@ export const DOMAINS = [
   integrationsDomain,
   objectStorageDomain,
   containerRegistryDomain,
+  hostingDomain,
   secretsDomain,
   variablesDomain,
   catalogDomain,

@@ -34,14 +34,27 @@ const ERROR_OF_RESOLVER_CODE = new Map<string, DnsLookupError>([
  * The caller compares the values; a record with another value is still found.
  */
 export async function lookupTxt(name: string): Promise<TxtLookup> {
+  return lookup(async (resolver) => (await resolver.resolveTxt(name)).map((strings) => strings.join('')));
+}
+
+/** The IPv4 addresses of `name`'s A records, under the same rules as lookupTxt. */
+export async function lookupA(name: string): Promise<TxtLookup> {
+  return lookup((resolver) => resolver.resolve4(name));
+}
+
+/** The target of `name`'s CNAME record (lower-case, without the trailing dot), under the same rules. */
+export async function lookupCname(name: string): Promise<TxtLookup> {
+  return lookup(async (resolver) => (await resolver.resolveCname(name)).map((target) => target.toLowerCase().replace(/\.$/, '')));
+}
+
+async function lookup(ask: (resolver: Resolver) => Promise<string[]>): Promise<TxtLookup> {
   const config = getConfig();
   // A resolver per lookup: a verification must see the zone as it is now, never an answer (or a
   // negative answer) cached by an earlier lookup, and a changed DNS_RESOLVERS applies at once.
   const resolver = new Resolver({ timeout: config.DNS_LOOKUP_TIMEOUT_MS, tries: TRIES });
   if (config.DNS_RESOLVERS.length) resolver.setServers(config.DNS_RESOLVERS);
   try {
-    const records = await resolver.resolveTxt(name);
-    return { found: records.map((strings) => strings.join('')), error: null };
+    return { found: await ask(resolver), error: null };
   } catch (err) {
     return { found: [], error: lookupErrorOf(err) };
   }

@@ -98,6 +98,20 @@ function requestFor(op: DocumentedOperation, world: World): { body?: unknown; qu
     'PATCH /projects/{projectId}/storage/object-storage/{bucketId}/cdn': { body: { cdnEnabled: false } },
     'POST /projects/{projectId}/iam': { body: { name: `walk-${walks}` } },
     'PATCH /projects/{projectId}/iam/{credentialId}': { body: { bucketIds: null, access: 'read' } },
+    'POST /projects/{projectId}/hosting/shared': { body: { siteName: `walk${walks}_${world.params.projectId!.slice(-6).toLowerCase()}` } },
+    'GET /projects/{projectId}/hosting/shared/{tenantId}/tier-preview': { query: '?tier=GROWTH' },
+    'PATCH /projects/{projectId}/hosting/shared/{tenantId}/tier': { body: { tier: 'GROWTH' } },
+    'POST /projects/{projectId}/hosting/shared/{tenantId}/domains': {
+      body: { hostname: `walk-${walks}-${world.params.projectId!.slice(-6).toLowerCase()}.example.com` },
+    },
+    'PATCH /projects/{projectId}/hosting/shared/{tenantId}/domains/{domainId}': { body: { kind: 'PARKED' } },
+    'POST /projects/{projectId}/hosting/shared/{tenantId}/databases': { body: { name: `walk${walks}` } },
+    'GET /projects/{projectId}/hosting/shared/{tenantId}/files': { query: '?path=' },
+    'GET /projects/{projectId}/hosting/shared/{tenantId}/files/content': { query: '?path=public_html/index.php' },
+    'PUT /projects/{projectId}/hosting/shared/{tenantId}/files/content': { body: { path: `walk-${walks}.txt`, content: 'walked' } },
+    'POST /projects/{projectId}/hosting/shared/{tenantId}/files/folders': { body: { path: `walk-${walks}` } },
+    'POST /projects/{projectId}/hosting/shared/{tenantId}/files/rename': { body: { from: 'public_html', to: `moved-${walks}` } },
+    'DELETE /projects/{projectId}/hosting/shared/{tenantId}/files': { query: `?path=walk-${walks}` },
     'POST /projects/{projectId}/storage/container-registry': {
       body: { name: `walk-${walks}-${world.params.projectId!.slice(-6).toLowerCase()}`, region: 'fra1' },
     },
@@ -198,6 +212,20 @@ async function buildWorld(card: string | null): Promise<World> {
         })
       ).data.id;
       params.digest = encodeURIComponent(`sha256:${'0'.repeat(64)}`);
+      const site = await api<{ tenantId: string }>('POST', `/v1/projects/${projectId}/hosting/shared`, {
+        cookie: owner.cookie,
+        body: { siteName: `standing_${projectId.slice(-8).toLowerCase()}`, database: { name: 'standing' } },
+      });
+      params.tenantId = site.data.tenantId;
+      params.domainId = (
+        await api<{ domainId: string }>('POST', `/v1/projects/${projectId}/hosting/shared/${params.tenantId}/domains`, {
+          cookie: owner.cookie,
+          body: { hostname: `standing-${projectId.slice(-8).toLowerCase()}.example.org` },
+        })
+      ).data.domainId;
+      params.databaseId = (
+        await api<Array<{ id: string }>>('GET', `/v1/projects/${projectId}/hosting/shared/${params.tenantId}/databases`, { cookie: owner.cookie })
+      ).data[0]!.id;
       const now = new Date();
       const invoice = await closeMonthForProject(projectId, new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1, 0, 5)));
       params.invoiceId = invoice!.id;

@@ -385,6 +385,38 @@ const envSchema = z
       .optional()
       .or(z.literal('').transform(() => undefined)),
     REGISTRY_START_TIMEOUT_SECONDS: z.coerce.number().min(1).max(300).default(20),
+    /** Site homes (`sites/<siteName>`), the SFTP host key and the web server's configuration; unset: `$DATA_DIR/hosting`. */
+    HOSTING_DATA_DIR: z
+      .string()
+      .min(1)
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    /** Each site's own address is `<siteName>.<HOSTING_PLATFORM_DOMAIN>`; hostnames under it cannot be attached. */
+    HOSTING_PLATFORM_DOMAIN: z
+      .string()
+      .min(3)
+      .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/, 'HOSTING_PLATFORM_DOMAIN must be a lower-case domain name')
+      .default('sites.localhost'),
+    /** Where nginx serves the sites; 0 takes any free port (tests). */
+    HOSTING_HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    HOSTING_SFTP_HOST: z.string().min(1).default('127.0.0.1'),
+    /** SFTP for every site; never 22 (the machine's own SSH). 0 takes any free port (tests). */
+    HOSTING_SFTP_PORT: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(65535)
+      .refine((port) => port !== 22, 'HOSTING_SFTP_PORT must not be 22')
+      .default(2222),
+    /** A MariaDB/MySQL administrator, e.g. mysql://root@127.0.0.1:3306; unset: hosting databases are simulated. */
+    HOSTING_MYSQL_ADMIN_URL: z
+      .url({ protocol: /^mysql$/, message: 'HOSTING_MYSQL_ADMIN_URL must be a mysql:// URL' })
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    /** The address an apex hostname's A record must point at for it to route to the sites. */
+    HOSTING_PUBLIC_IPV4: z.ipv4({ message: 'HOSTING_PUBLIC_IPV4 must be an IPv4 address' }).default('127.0.0.1'),
+    HOSTING_NGINX_BINARY: z.string().min(1).default('nginx'),
+    HOSTING_PHP_FPM_BINARY: z.string().min(1).default('php-fpm8.2'),
     /** `simulator` keeps zones and records in this database; `cloudflare` calls Cloudflare's API v4 with each project's own token. */
     DNS_PROVIDER: z.enum(['simulator', 'cloudflare']).default('simulator'),
     DNS_API_URL: z.url({ protocol: /^https?$/, message: 'DNS_API_URL must be an http:// or https:// URL' }).default('https://api.cloudflare.com/client/v4'),

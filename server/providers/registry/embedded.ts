@@ -2,11 +2,11 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../../platform/errors';
+import { freePort, portIsFree } from '../../platform/ports';
 import { getLogger } from '../../platform/logger';
 
 export interface EmbeddedRegistryOptions {
@@ -376,25 +376,6 @@ function configText(options: EmbeddedRegistryOptions, port: number, httpSecret: 
 /** Distribution reads every `REGISTRY_*` variable as an override of its configuration (REGISTRY_HTTP_SECRET…); ours mean something else. */
 function registryEnvironment(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('REGISTRY_'))) as NodeJS.ProcessEnv;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, LOOPBACK, () => {
-      const address = server.address();
-      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-async function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, LOOPBACK, () => server.close(() => resolve(true)));
-  });
 }
 
 async function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
