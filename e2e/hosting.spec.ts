@@ -278,6 +278,11 @@ test('create a site with a database in the panel, upload and edit index.php, att
   await expect(edit).toHaveCount(0);
   await expect(row).toContainText('Parked');
   await expect(row).not.toContainText('https://www.example.org/new');
+  // Dismissed, the records come back from the row while the domain is verifying.
+  await records.getByRole('button', { name: 'Done' }).click();
+  await expect(records).toHaveCount(0);
+  await row.getByRole('button', { name: 'DNS records' }).click();
+  await expect(records.getByTestId('dns-record-name')).toHaveText(hostname);
 
   // Databases: the one made with the site, and a new one whose password is revealed.
   await page.getByRole('tab', { name: 'Databases' }).click();

@@ -69,7 +69,23 @@ export function SiteDomains({ site }: { site: SiteView }) {
       ),
     },
     { header: 'Behaviour', className: 'hide-xs', cell: (domain) => <Behaviour domain={domain} /> },
-    { header: 'Routing', cell: (domain) => <RoutingStatus status={domain.routingStatus} /> },
+    {
+      header: 'Routing',
+      cell: (domain) => (
+        <span className={styles.rowActions}>
+          <RoutingStatus status={domain.routingStatus} />
+          {domain.routingStatus === 'VERIFYING' ? (
+            <Button
+              size="sm"
+              variant="ghost"
+              onClick={() => setAttached({ domainId: domain.id, hostname: domain.hostname, instructions: domain.instructions })}
+            >
+              DNS records
+            </Button>
+          ) : null}
+        </span>
+      ),
+    },
     {
       header: 'Attached',
       className: 'hide-sm',
@@ -190,14 +206,14 @@ function RoutingStatus({ status }: { status: DomainView['routingStatus'] }) {
   );
 }
 
-/** The records to make at the domain's DNS host, shown once after attaching: the API answers them only then. */
+/** The records to make at the domain's DNS host: after attaching, and from the list while the domain is verifying. */
 function InstructionsCard({ attached, onDismiss }: { attached: AttachedDomain; onDismiss: () => void }) {
   const { instructions } = attached;
   return (
     <Card
       aria-label={`DNS records for ${attached.hostname}`}
       title={`Make these DNS records for ${attached.hostname}`}
-      description="Add both at the domain’s DNS host. The domain turns Active once they resolve. Copy them now: they are shown once."
+      description="Add both at the domain’s DNS host. The domain turns Active once they resolve; until then its row shows them again."
       actions={
         <Button size="sm" variant="ghost" onClick={onDismiss}>
           Done

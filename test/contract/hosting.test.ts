@@ -2,10 +2,13 @@ import { request } from 'node:http';
 import { sql } from 'drizzle-orm';
 import { createConnection } from 'mysql2/promise';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { newId } from '../../db/schema/ids';
 import type { Preview } from '../../server/billing/preview';
 import { hostingSuspension } from '../../server/domains/hosting/suspension';
 import type { Site } from '../../server/domains/hosting/schema';
+import { resetConfigForTests } from '../../server/platform/config';
 import { AppError } from '../../server/platform/errors';
+import { startNameserver } from '../../server/providers/dns/nameserver';
 import { getHostingDatabaseProvider } from '../../server/providers/hosting';
 import { getWebServingProvider } from '../../server/providers/hosting/web';
 import { ledgerIntents } from '../billingHelpers';
@@ -199,6 +202,7 @@ describe('hosting domains: every attach rule', () => {
     expect((await world.attach({ hostname: `blog.${host}` })).status).toBe(200);
     expect((await world.attach({ hostname: `docs.${host}`, path: 'docs/public' })).status).toBe(200);
     const domains = await world.list();
+    expect(domains[0]!.instructions).toEqual(attached.data.instructions);
     expect(domains.map((d) => [d.hostname, d.kind, d.documentRoot, d.routingStatus, d.status])).toEqual([
       [host, 'SITE', `${host}/public_html`, 'VERIFYING', 'ACTIVE'],
       [`blog.${host}`, 'SITE', `${host}/blog/public_html`, 'VERIFYING', 'ACTIVE'],
@@ -270,6 +274,42 @@ describe('hosting domains: every attach rule', () => {
     const files = await api<{ name: string }[]>('GET', `${base(world.projectId)}/${world.site.tenantId}/files?path=`, { cookie: world.owner.cookie });
     expect(files.data.map((entry) => entry.name)).toContain(first);
     expect((await other.attach({ hostname: first })).status).toBe(200);
+  });
+});
+
+describe('hosting domains: routing', () => {
+  it('turns ACTIVE on the list read once the ownership TXT and the CNAME resolve, not before', async () => {
+    const nameserver = await startNameserver({ host: '127.0.0.1', port: 0 });
+    Object.assign(process.env, { DNS_RESOLVERS: `127.0.0.1:${nameserver.port}`, DNS_LOOKUP_TIMEOUT_MS: '1000' });
+    resetConfigForTests();
+    try {
+      const { owner, projectId } = await paidProject();
+      const site = await createSite(owner, projectId);
+      const zone = `z${uniqueSite().replace(/_/g, '-')}.example`;
+      const hostname = `www.${zone}`;
+      const url = `${base(projectId)}/${site.tenantId}/domains`;
+      const attached = await api<{ instructions: { value: string; ownershipVerification: { name: string; value: string } } }>('POST', url, {
+        cookie: owner.cookie,
+        body: { hostname },
+      });
+      const routing = async () => (await api<{ routingStatus: string }[]>('GET', url, { cookie: owner.cookie })).data[0]!.routingStatus;
+      const zoneId = newId('zone');
+      await queryRows(sql`insert into dns_sim_zones (id, account, name, status) values (${zoneId}, ${`published-${zoneId}`}, ${zone}, 'active')`);
+      const publish = (type: string, name: string, content: string) =>
+        queryRows(
+          sql`insert into dns_sim_records (id, zone_id, type, name, content, ttl, proxied) values (${newId('rec')}, ${zoneId}, ${type}, ${name}, ${content}, 1, false)`,
+        );
+      const { ownershipVerification, value } = attached.data.instructions;
+      await publish('TXT', ownershipVerification.name, ownershipVerification.value);
+      expect(await routing()).toBe('VERIFYING');
+      await publish('CNAME', hostname, value);
+      expect(await routing()).toBe('ACTIVE');
+    } finally {
+      delete process.env.DNS_RESOLVERS;
+      delete process.env.DNS_LOOKUP_TIMEOUT_MS;
+      resetConfigForTests();
+      await nameserver.stop();
+    }
   });
 });
 

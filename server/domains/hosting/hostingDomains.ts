@@ -258,6 +258,7 @@ function toView(site: SiteRow, row: DomainRow): HostingDomainView {
     redirectStatus: row.redirectStatus === 302 ? 302 : row.redirectStatus === 301 ? 301 : null,
     status: 'ACTIVE',
     routingStatus: row.routingStatus,
+    instructions: instructionsFor(site, row),
     createdAt: row.createdAt.toISOString(),
   };
 }

@@ -12,6 +12,7 @@ import {
   createdSiteSchema,
   createSiteInput,
   databaseNameSchema,
+  dnsInstructionsSchema,
   featuresSchema,
   hostingDatabaseSchema,
   hostingDatabaseWithPasswordSchema,
@@ -134,12 +135,7 @@ export const hostingRouter = router({
       z.object({
         domainId: z.string(),
         hostname: z.string(),
-        instructions: z.object({
-          recordType: z.enum(['A', 'CNAME']),
-          name: z.string(),
-          value: z.string(),
-          ownershipVerification: z.object({ type: z.literal('TXT'), name: z.string(), value: z.string() }),
-        }),
+        instructions: dnsInstructionsSchema,
       }),
     )
     .mutation(async ({ ctx, input }) => {

@@ -113,6 +113,15 @@ export const featuresSchema = z
   })
   .meta({ id: 'HostingFeatures' });
 
+export const dnsInstructionsSchema = z
+  .object({
+    recordType: z.enum(['A', 'CNAME']),
+    name: z.string(),
+    value: z.string(),
+    ownershipVerification: z.object({ type: z.literal('TXT'), name: z.string(), value: z.string() }),
+  })
+  .meta({ id: 'HostingDnsInstructions' });
+
 export const hostingDomainSchema = z
   .object({
     id: z.string(),
@@ -124,6 +133,7 @@ export const hostingDomainSchema = z
     redirectStatus: z.union([z.literal(301), z.literal(302)]).nullable(),
     status: z.literal('ACTIVE'),
     routingStatus: z.enum(ROUTING_STATUSES),
+    instructions: dnsInstructionsSchema.describe('The DNS records that route the hostname and prove it is yours, as attaching answered them'),
     createdAt: isoDateTime,
   })
   .meta({ id: 'HostingDomain' });
