@@ -10,11 +10,10 @@ import { projectPath } from '../projects/areas';
 import { hasRole, useProject } from '../projects/ProjectContext';
 import { appErrorOf, errorMessage } from '../trpc/errors';
 import { useTRPC } from '../trpc/TrpcProvider';
-import { Alert } from '../ui/Alert';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { DeleteResourceCard } from '../ui/DeleteResourceCard';
-import { PricePreviewCard } from '../ui/PricePreviewCard';
+import { TierChangePanel } from '../ui/TierChangePanel';
 import { useToast } from '../ui/Toast';
 import { formatMinorUnits } from '../ui/money';
 import { FileIcon } from './FileIcon';
@@ -177,49 +176,21 @@ function TierCard({ site, catalog }: { site: SiteView; catalog: HostingCatalog }
           })}
         </div>
         {target ? (
-          <div className={styles.detailGrid}>
-            <PricePreviewCard
-              title={data ? `${data.direction === 'upgrade' ? 'Upgrade' : 'Downgrade'} to ${TIER_LABELS[target]}` : 'Tier change'}
-              preview={data}
-              loading={preview.isPending}
-              error={preview.isError ? <Alert tone="danger">{errorMessage(preview.error)}</Alert> : null}
-            />
-            <div className="stack">
-              {data?.direction === 'downgrade' ? (
-                <Alert tone="info" title={`${formatMinorUnits(data.creditBack, data.currency)} back to the project's balance`}>
-                  Nothing is charged now: the unused part of this month at the {TIER_LABELS[site.tier]} price is credited and paid from the next invoices.
-                </Alert>
-              ) : null}
-              {extraStorageNote(site)}
-              {refusal ? (
-                <Alert
-                  tone="danger"
-                  title={
-                    refusal.code === 'CONFLICT'
-                      ? 'The site does not fit that tier'
-                      : refusal.code === 'CARD_DECLINED'
-                        ? 'The card was declined'
-                        : 'The tier was not changed'
-                  }
-                >
-                  {refusal.message}
-                  {refusal.code === 'CARD_DECLINED' ? ' The site stays on its tier; nothing was charged.' : null}
-                </Alert>
-              ) : null}
-              <div className="row">
-                <Button variant="primary" onClick={() => void confirm()} loading={change.isPending} disabled={!data}>
-                  {data?.direction === 'upgrade'
-                    ? `Upgrade and pay ${formatMinorUnits(data.dueToday, data.currency)}`
-                    : data
-                      ? `Downgrade to ${TIER_LABELS[target]}`
-                      : 'Change tier'}
-                </Button>
-                <Button variant="ghost" onClick={() => setTarget(null)}>
-                  Cancel
-                </Button>
-              </div>
-            </div>
-          </div>
+          <TierChangePanel
+            className={styles.detailGrid}
+            preview={data}
+            loading={preview.isPending}
+            previewError={preview.isError ? errorMessage(preview.error) : null}
+            currentLabel={TIER_LABELS[site.tier]}
+            targetLabel={TIER_LABELS[target]}
+            subject="site"
+            notFitTitle="The site does not fit that tier"
+            note={extraStorageNote(site)}
+            refusal={refusal}
+            changing={change.isPending}
+            onConfirm={() => void confirm()}
+            onCancel={() => setTarget(null)}
+          />
         ) : null}
       </div>
     </Card>

@@ -19,7 +19,7 @@ import { EmptyState } from '../ui/EmptyState';
 import { Icon } from '../ui/Icon';
 import { LoadFailed } from '../ui/LoadFailed';
 import { PageHeader } from '../ui/PageHeader';
-import { PricePreviewCard } from '../ui/PricePreviewCard';
+import { TierChangePanel } from '../ui/TierChangePanel';
 import { Skeleton } from '../ui/Skeleton';
 import { useToast } from '../ui/Toast';
 import { DeleteResourceCard } from '../ui/DeleteResourceCard';
@@ -348,48 +348,20 @@ function TierCard({ bucket, tiers, currency }: { bucket: BucketView; tiers: Tier
           })}
         </div>
         {target ? (
-          <div className={styles.detailGrid}>
-            <PricePreviewCard
-              title={data ? (data.direction === 'upgrade' ? `Upgrade to ${TIER_LABELS[target]}` : `Downgrade to ${TIER_LABELS[target]}`) : 'Tier change'}
-              preview={data}
-              loading={preview.isPending}
-              error={preview.isError ? <Alert tone="danger">{errorMessage(preview.error)}</Alert> : null}
-            />
-            <div className="stack">
-              {data?.direction === 'downgrade' ? (
-                <Alert tone="info" title={`${formatMinorUnits(data.creditBack, data.currency)} back to the project's balance`}>
-                  Nothing is charged now: the unused part of this month at the {TIER_LABELS[bucket.tier]} price is credited and paid from the next invoices.
-                </Alert>
-              ) : null}
-              {refusal ? (
-                <Alert
-                  tone="danger"
-                  title={
-                    refusal.code === 'CONFLICT'
-                      ? 'The usage does not fit that tier'
-                      : refusal.code === 'CARD_DECLINED'
-                        ? 'The card was declined'
-                        : 'The tier was not changed'
-                  }
-                >
-                  {refusal.message}
-                  {refusal.code === 'CARD_DECLINED' ? ' The bucket stays on its tier; nothing was charged.' : null}
-                </Alert>
-              ) : null}
-              <div className="row">
-                <Button variant="primary" onClick={() => void confirm()} loading={change.isPending} disabled={!data}>
-                  {data?.direction === 'upgrade'
-                    ? `Upgrade and pay ${formatMinorUnits(data.dueToday, data.currency)}`
-                    : data
-                      ? `Downgrade to ${TIER_LABELS[target]}`
-                      : 'Change tier'}
-                </Button>
-                <Button variant="ghost" onClick={() => setTarget(null)}>
-                  Cancel
-                </Button>
-              </div>
-            </div>
-          </div>
+          <TierChangePanel
+            className={styles.detailGrid}
+            preview={data}
+            loading={preview.isPending}
+            previewError={preview.isError ? errorMessage(preview.error) : null}
+            currentLabel={TIER_LABELS[bucket.tier]}
+            targetLabel={TIER_LABELS[target]}
+            subject="bucket"
+            notFitTitle="The usage does not fit that tier"
+            refusal={refusal}
+            changing={change.isPending}
+            onConfirm={() => void confirm()}
+            onCancel={() => setTarget(null)}
+          />
         ) : null}
       </div>
     </Card>

@@ -136,6 +136,19 @@ interface TrpcLikeError {
 const isTrpcError = (e: unknown): e is TrpcLikeError => typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'TRPCError';
 
 /**
+ * Runs a call to a backend the platform drives (a registry, a web server, a database server): the
+ * platform's own refusals pass through, any other failure answers 502 UPSTREAM_ERROR with `message`.
+ */
+export async function callUpstream<T>(message: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    throw new AppError('UPSTREAM_ERROR', message, { cause: err });
+  }
+}
+
+/**
  * Turns anything thrown during a request into an AppError. Unknown failures become INTERNAL_ERROR
  * with a fixed message: driver errors carry SQL and parameters and must never reach a client.
  */

@@ -2,7 +2,7 @@ import { and, asc, eq, isNotNull, isNull, lt } from 'drizzle-orm';
 import { getDb } from '../../../db';
 import { containerImages, containerRegistries, containerRepositories, type ScanFindings } from '../../../db/schema';
 import { newId } from '../../../db/schema/ids';
-import { AppError } from '../../platform/errors';
+import { AppError, callUpstream } from '../../platform/errors';
 import { emit } from '../../platform/events';
 import { getLogger } from '../../platform/logger';
 import type { TagRef } from '../../providers/registry';
@@ -17,13 +17,8 @@ export const DIGEST_PATTERN = /^sha256:[a-f0-9]{64}$/;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Registry failures answer 502 UPSTREAM_ERROR; the platform's own refusals pass through. */
-export async function upstream<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (err) {
-    if (err instanceof AppError) throw err;
-    throw new AppError('UPSTREAM_ERROR', 'The container registry could not complete the request; try again', { cause: err });
-  }
+export function upstream<T>(call: () => Promise<T>): Promise<T> {
+  return callUpstream('The container registry could not complete the request; try again', call);
 }
 
 /**

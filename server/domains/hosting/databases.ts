@@ -5,7 +5,7 @@ import { isUniqueViolation } from '../../../db/errors';
 import { hostingDatabases, hostingSites } from '../../../db/schema';
 import { newId } from '../../../db/schema/ids';
 import { open, seal } from '../../platform/encryption/envelope';
-import { AppError } from '../../platform/errors';
+import { AppError, callUpstream } from '../../platform/errors';
 import { emit } from '../../platform/events';
 import { getLogger } from '../../platform/logger';
 import { getHostingDatabaseProvider } from '../../providers/hosting';
@@ -107,13 +107,8 @@ async function liveDatabase(site: SiteRow, databaseId: string): Promise<Database
   return row;
 }
 
-export async function upstream<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (err) {
-    if (err instanceof AppError) throw err;
-    throw new AppError('UPSTREAM_ERROR', 'The database server could not complete the request; try again', { cause: err });
-  }
+export function upstream<T>(call: () => Promise<T>): Promise<T> {
+  return callUpstream('The database server could not complete the request; try again', call);
 }
 
 function toView(site: SiteRow, row: DatabaseRow): HostingDatabaseView {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { and, eq, isNull } from 'drizzle-orm';
 import { getDb } from '../../../db';
 import { hostingDomains, hostingSites } from '../../../db/schema';
-import { AppError } from '../../platform/errors';
+import { callUpstream } from '../../platform/errors';
 import type { HostRoute, SiteServing } from '../../providers/hosting/types';
 import { getWebServingProvider } from '../../providers/hosting/web';
 import { siteHome, siteHostname } from './paths';
@@ -51,11 +51,6 @@ export async function applyServing(site: SiteRow): Promise<void> {
   });
 }
 
-export async function webUpstream<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (err) {
-    if (err instanceof AppError) throw err;
-    throw new AppError('UPSTREAM_ERROR', 'The web server could not apply the change; try again', { cause: err });
-  }
+export function webUpstream<T>(call: () => Promise<T>): Promise<T> {
+  return callUpstream('The web server could not apply the change; try again', call);
 }
