@@ -28,6 +28,7 @@ export const ERROR_STATUS = {
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   UPSTREAM_ERROR: 502,
+  SERVICE_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -43,8 +44,16 @@ export interface AppErrorOptions {
   cause?: unknown;
 }
 
+/**
+ * Marks every AppError whatever copy of this module made it: the compiled server and the panel's
+ * Next bundle each hold one, and a provider shared between them through globalThis throws the
+ * other's, which a plain `instanceof` would take for an unexpected error (a 500).
+ */
+const APP_ERROR_BRAND = Symbol.for('platform.AppError');
+
 /** The one error type services throw; the transport maps `code` to a status through ERROR_STATUS. */
 export class AppError extends Error {
+  readonly [APP_ERROR_BRAND] = true;
   readonly code: ErrorCode;
   readonly docsUrl?: string;
   readonly headers?: Record<string, string>;
@@ -57,6 +66,10 @@ export class AppError extends Error {
     this.docsUrl = options.docsUrl;
     this.headers = options.headers;
     this.fields = options.fields;
+  }
+
+  static [Symbol.hasInstance](value: unknown): value is AppError {
+    return typeof value === 'object' && value !== null && (value as { [APP_ERROR_BRAND]?: unknown })[APP_ERROR_BRAND] === true;
   }
 
   get status(): number {
@@ -199,6 +212,7 @@ export const TRPC_CODE_OF: Record<
   | 'UNPROCESSABLE_CONTENT'
   | 'PAYMENT_REQUIRED'
   | 'BAD_GATEWAY'
+  | 'SERVICE_UNAVAILABLE'
   | 'METHOD_NOT_SUPPORTED'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
@@ -216,4 +230,5 @@ export const TRPC_CODE_OF: Record<
   429: 'TOO_MANY_REQUESTS',
   500: 'INTERNAL_SERVER_ERROR',
   502: 'BAD_GATEWAY',
+  503: 'SERVICE_UNAVAILABLE',
 };

@@ -42,6 +42,7 @@ const CODE_MEANINGS: Record<ErrorCode, string> = {
   RATE_LIMITED: 'too many requests; try again after the seconds of Retry-After',
   INTERNAL_ERROR: 'an unexpected error; quote the X-Request-Id header when reporting it',
   UPSTREAM_ERROR: 'a provider the operation calls (infrastructure, payment processor) failed or could not be reached; try again',
+  SERVICE_UNAVAILABLE: 'this deployment is not set up for the operation (a backend is not configured); the message names the setting',
 };
 
 const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];

@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { existsSync, statSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { userInfo } from 'node:os';
@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../../../platform/errors';
 import { freePort, portIsFree } from '../../../platform/ports';
 import { getLogger } from '../../../platform/logger';
-import { findExecutable } from '../../redis';
+import { childEnvironment, processes, SupervisedProcess, writeAtomically } from '../../process/supervisedProcess';
 import type { SiteServing, WebServingProvider } from '../types';
 import {
   IDLE_POOL,
@@ -45,12 +45,6 @@ export interface EmbeddedWebServingOptions {
 
 const LOOPBACK = '127.0.0.1';
 const DEFAULT_START_TIMEOUT_MS = 20_000;
-const KILL_AFTER_MS = 5000;
-const FIRST_RESTART_DELAY_MS = 1000;
-const MAX_RESTART_DELAY_MS = 30_000;
-/** A process that ran this long before dying is restarted promptly again: it was not crash-looping. */
-const STABLE_AFTER_MS = 60_000;
-const OUTPUT_LINES_KEPT = 30;
 /** The Host of probes: under `.invalid`, so no site can have it and the default server answers. */
 const PROBE_HOST = 'config-probe.invalid';
 const UNAVAILABLE = new Set([502, 503, 504]);
@@ -343,277 +337,11 @@ export class EmbeddedWebServing implements WebServingProvider {
   }
 }
 
-interface ProcessSpec {
-  name: 'nginx' | 'php-fpm';
-  binary: string;
-  args: () => string[];
-  /** The pid file the process writes itself. */
-  pidFile: string;
-  /** Part of the command line of a process of ours: its configuration path. */
-  marker: string;
-  /** How its processes name themselves in /proc (`nginx: worker process`, `php-fpm: pool x`). */
-  titlePrefix: string;
-  logFile: string;
-  prepare(): Promise<void>;
-  waitReady(hasExited: () => boolean): Promise<void>;
-}
-
-interface Running {
-  process: ChildProcess;
-  pid: number;
-  exited: Promise<void>;
-  hasExited: boolean;
-  startedAt: number;
-}
-
-/**
- * One master process and its workers, run in a process group of their own so a stop or a crash
- * takes the workers along (an nginx worker outlives its master and would keep the port). Started
- * again after it dies, with a growing delay; orphans of an app that died without stopping it are
- * found through the pid file and killed before a start.
- */
-class SupervisedProcess {
-  private running: Running | null = null;
-  private wanted = false;
-  private restartTimer: NodeJS.Timeout | null = null;
-  private restartDelayMs = FIRST_RESTART_DELAY_MS;
-  private readonly output: string[] = [];
-
-  constructor(
-    private readonly spec: ProcessSpec,
-    private readonly serially: <T>(task: () => Promise<T>) => Promise<T>,
-  ) {}
-
-  isRunning(): boolean {
-    return this.running !== null && !this.running.hasExited;
-  }
-
-  /** The master's pid while it runs. */
-  pid(): number | null {
-    return this.running && !this.running.hasExited ? this.running.pid : null;
-  }
-
-  /** Signals the master alone (reloads); false when it is not running. */
-  signal(name: NodeJS.Signals): boolean {
-    if (!this.running || this.running.hasExited) return false;
-    try {
-      process.kill(this.running.pid, name);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  /** Called inside the owner's queue. */
-  async start(): Promise<void> {
-    this.wanted = true;
-    if (!this.running) await this.launch();
-  }
-
-  /** Called inside the owner's queue. */
-  async stop(): Promise<void> {
-    this.wanted = false;
-    if (this.restartTimer) clearTimeout(this.restartTimer);
-    this.restartTimer = null;
-    await this.terminate();
-  }
-
-  private async launch(): Promise<void> {
-    await this.killOrphan();
-    await this.spec.prepare();
-    this.output.length = 0;
-    const child = spawnOwned(this.spec.binary, this.spec.args());
-    if (child.pid === undefined) {
-      const err = await new Promise<Error>((resolve) => child.once('error', resolve));
-      throw upstream(`${this.spec.name} could not be run`, err);
-    }
-    child.on('error', (err) => getLogger().error({ err }, `${this.spec.name} could not be signalled`));
-    const running: Running = { process: child, pid: child.pid, exited: Promise.resolve(), hasExited: false, startedAt: Date.now() };
-    running.exited = new Promise<void>((resolve) => {
-      child.once('exit', (code, signal) => {
-        running.hasExited = true;
-        resolve();
-        this.onExit(running, code, signal);
-      });
-    });
-    this.running = running;
-    this.collectOutput(child);
-    try {
-      await this.spec.waitReady(() => running.hasExited);
-    } catch (err) {
-      await this.terminate();
-      throw upstream(`${this.spec.name} did not start`, new Error([String(err), ...this.output.slice(-5), ...tailOf(this.spec.logFile)].join('\n')));
-    }
-    getLogger().info({ pid: running.pid }, `${this.spec.name} started`);
-  }
-
-  private onExit(running: Running, code: number | null, signal: NodeJS.Signals | null): void {
-    // Workers left behind by a master that died would keep serving an old configuration.
-    signalGroup(running.pid, 'SIGKILL');
-    // An exit this class asked for has already cleared `running`.
-    if (this.running !== running) return;
-    this.running = null;
-    if (!this.wanted) return;
-    if (Date.now() - running.startedAt >= STABLE_AFTER_MS) this.restartDelayMs = FIRST_RESTART_DELAY_MS;
-    getLogger().warn(
-      { code, signal, restartInMs: this.restartDelayMs, output: this.output.slice(-5), log: tailOf(this.spec.logFile) },
-      `${this.spec.name} exited; restarting it`,
-    );
-    this.scheduleRestart();
-  }
-
-  private scheduleRestart(): void {
-    const delay = this.restartDelayMs;
-    this.restartDelayMs = Math.min(delay * 2, MAX_RESTART_DELAY_MS);
-    this.restartTimer = setTimeout(() => {
-      this.restartTimer = null;
-      void this.serially(async () => {
-        if (!this.wanted || this.running) return;
-        try {
-          await this.launch();
-        } catch (err) {
-          getLogger().error({ err, restartInMs: this.restartDelayMs }, `${this.spec.name} did not come back; trying again`);
-          this.scheduleRestart();
-        }
-      });
-    }, delay);
-    this.restartTimer.unref();
-  }
-
-  /** SIGTERM to the whole group (a fast stop for both nginx and php-fpm), SIGKILL if it lingers. */
-  private async terminate(): Promise<void> {
-    const running = this.running;
-    this.running = null;
-    if (!running) return;
-    if (!running.hasExited) signalGroup(running.pid, 'SIGTERM');
-    if (!(await groupGoneWithin(running.pid, KILL_AFTER_MS))) {
-      getLogger().warn({ pid: running.pid }, `${this.spec.name} did not stop on SIGTERM; killing it`);
-      signalGroup(running.pid, 'SIGKILL');
-      await groupGoneWithin(running.pid, KILL_AFTER_MS);
-    }
-    await running.exited;
-  }
-
-  /**
-   * A master left by an app that died without stopping it holds the port and the sockets. It is
-   * killed, with its group, only when /proc shows it runs this very configuration.
-   */
-  private async killOrphan(): Promise<void> {
-    let pid: number;
-    try {
-      pid = Number((await readFile(this.spec.pidFile, 'utf8')).trim());
-    } catch {
-      return;
-    }
-    if (!Number.isInteger(pid) || pid <= 1 || pid === this.running?.pid) return;
-    const ours = groupMembers(pid).some((member) => member.cmdline.includes(this.spec.marker) && member.cmdline.startsWith(this.spec.titlePrefix));
-    if (!ours) return;
-    getLogger().warn({ pid }, `killing a ${this.spec.name} left over by a previous run over the same folder`);
-    signalGroup(pid, 'SIGTERM');
-    if (await groupGoneWithin(pid, KILL_AFTER_MS)) return;
-    signalGroup(pid, 'SIGKILL');
-    if (!(await groupGoneWithin(pid, KILL_AFTER_MS))) throw upstream(`A ${this.spec.name} left over by a previous run (pid ${pid}) could not be stopped`);
-  }
-
-  private collectOutput(child: ChildProcess): void {
-    const keep = (line: string) => {
-      this.output.push(line);
-      if (this.output.length > OUTPUT_LINES_KEPT) this.output.shift();
-    };
-    if (child.stdout) createInterface({ input: child.stdout }).on('line', keep);
-    if (child.stderr) createInterface({ input: child.stderr }).on('line', keep);
-  }
-}
-
-/**
- * The masters run in a group of their own (so that they can be signalled as a whole), which keeps
- * a terminal's Ctrl-C from reaching them; and nothing would stop them if the app were killed. So
- * each is started through util-linux's `setpriv --pdeathsig`, which has the kernel send it SIGTERM
- * when the app dies, however it dies (SIGTERM stops nginx and php-fpm with their workers). Without
- * setpriv, a master outlives the app until the next start over the same folder kills it.
- */
-const SETPRIV = findExecutable('setpriv');
-
-function spawnOwned(binary: string, args: string[]): ChildProcess {
-  const [command, argv] = SETPRIV ? [SETPRIV, ['--pdeathsig', 'TERM', '--', binary, ...args]] : [binary, args];
-  return spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: childEnvironment() });
-}
-
-function signalGroup(pgid: number, name: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, name);
-  } catch {
-    // The group is gone.
-  }
-}
-
-interface ProcessEntry {
-  pid: number;
-  parent: number;
-  group: number;
-  zombie: boolean;
-  /** Arguments joined by spaces; nginx and php-fpm rewrite theirs into a title (`nginx: worker process`). */
-  cmdline: string;
-}
-
-/** The processes matching `wanted`, from /proc (nothing where there is no /proc). */
-function processes(wanted: (entry: Omit<ProcessEntry, 'cmdline'>) => boolean): ProcessEntry[] {
-  const found: ProcessEntry[] = [];
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
-  } catch {
-    return found;
-  }
-  for (const name of entries) {
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      // The command name may hold spaces and parentheses: the fields that follow start after the last ')'.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const entry = { pid: Number(name), parent: Number(fields[1]), group: Number(fields[2]), zombie: fields[0] === 'Z' };
-      if (!wanted(entry)) continue;
-      found.push({ ...entry, cmdline: readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0/g, ' ').trim() });
-    } catch {
-      continue;
-    }
-  }
-  return found;
-}
-
-function groupMembers(pgid: number): ProcessEntry[] {
-  return processes((entry) => entry.group === pgid);
-}
-
 /** The nginx workers of a master that still accept connections (not yet `worker process is shutting down`). */
 function acceptingWorkers(master: number): number[] {
   return processes((entry) => entry.parent === master && !entry.zombie)
     .filter((entry) => entry.cmdline === 'nginx: worker process')
     .map((entry) => entry.pid);
-}
-
-/** Zombies count as gone: whether they are reaped depends on the machine's init, not on us. */
-async function groupGoneWithin(pgid: number, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (groupMembers(pgid).every((member) => member.zombie)) return true;
-    if (Date.now() > deadline) return false;
-    await sleep(50);
-  }
-}
-
-/** The children see PATH alone: nothing of the app's environment (database URLs, secrets) reaches them. */
-function childEnvironment(): NodeJS.ProcessEnv {
-  // The cast drops Next's declaration of NODE_ENV as always present: neither nginx nor php-fpm reads it.
-  return Object.fromEntries([['PATH', process.env.PATH ?? '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin']]) as NodeJS.ProcessEnv;
-}
-
-/** The last lines of a log, for the reason of a failed start. */
-function tailOf(file: string): string[] {
-  try {
-    return readFileSync(file, 'utf8').split('\n').filter(Boolean).slice(-5);
-  } catch {
-    return [];
-  }
 }
 
 function isDirectory(dir: string): boolean {
@@ -629,18 +357,6 @@ async function readOrNull(file: string): Promise<string | null> {
     return await readFile(file, 'utf8');
   } catch {
     return null;
-  }
-}
-
-/** Written beside and renamed over, so nginx or php-fpm never reads half a file. */
-async function writeAtomically(file: string, text: string): Promise<void> {
-  const temporary = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-  await writeFile(temporary, text, { mode: 0o600 });
-  try {
-    await rename(temporary, file);
-  } catch (err) {
-    await rm(temporary, { force: true });
-    throw err;
   }
 }
 
