@@ -25,7 +25,7 @@ import { Skeleton } from '../ui/Skeleton';
 import { SubmitButton } from '../ui/SubmitButton';
 import { Table, type Column } from '../ui/Table';
 import { useToast } from '../ui/Toast';
-import { CommandField } from './CommandField';
+import { ValueField } from '../ui/ValueField';
 import { EgressMeter } from './EgressMeter';
 import {
   checkWhole,
@@ -170,8 +170,8 @@ function LoginCard({ registry }: { registry: RegistryView }) {
   return (
     <Card title="Log in with docker" description="Any username; an API key of this project as the password.">
       <div className={styles.fields}>
-        <CommandField label="Registry host" value={registry.endpoint} testId="registry-endpoint" />
-        <CommandField
+        <ValueField label="Registry host" value={registry.endpoint} testId="registry-endpoint" />
+        <ValueField
           label="Login command"
           value={loginCommand(registry.endpoint)}
           testId="docker-login"
@@ -183,7 +183,7 @@ function LoginCard({ registry }: { registry: RegistryView }) {
             </>
           }
         />
-        <CommandField label="Image names" value={`${registry.endpoint}/${registry.name}/<repository>:<tag>`} testId="image-name" />
+        <ValueField label="Image names" value={`${registry.endpoint}/${registry.name}/<repository>:<tag>`} testId="image-name" />
       </div>
     </Card>
   );

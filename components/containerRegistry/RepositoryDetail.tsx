@@ -6,8 +6,7 @@ import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { EGRESS_CAP_GB, KEEP_LAST_N, UNTAGGED_DAYS } from '@/server/domains/containerRegistry/schema';
 import { ProjectBillingAlert } from '../billing/ProjectBillingAlert';
-import { formatBytes } from '../objectStorage/storage';
-import { formatDate, formatDateTime, formatRelative } from '../format';
+import { formatBytes, formatDate, formatDateTime, formatRelative } from '../format';
 import { projectPath } from '../projects/areas';
 import { hasRole, useProject } from '../projects/ProjectContext';
 import { appErrorOf, errorMessage } from '../trpc/errors';
@@ -26,7 +25,7 @@ import { LoadFailed } from '../ui/LoadFailed';
 import { PageHeader } from '../ui/PageHeader';
 import { Table, type Column } from '../ui/Table';
 import { useToast } from '../ui/Toast';
-import { CommandField } from './CommandField';
+import { ValueField } from '../ui/ValueField';
 import { EgressMeter } from './EgressMeter';
 import {
   checkWhole,
@@ -182,10 +181,10 @@ function CommandsCard({ registry, repository }: { registry: RegistryView; reposi
           autoComplete="off"
           className="mono"
         />
-        <CommandField label="Log in" value={loginCommand(registry.endpoint)} testId="docker-login" />
-        <CommandField label="Tag a local image" value={`docker tag my-image:${shownTag} ${image}`} testId="docker-tag" />
-        <CommandField label="Push" value={`docker push ${image}`} testId="docker-push" />
-        <CommandField
+        <ValueField label="Log in" value={loginCommand(registry.endpoint)} testId="docker-login" />
+        <ValueField label="Tag a local image" value={`docker tag my-image:${shownTag} ${image}`} testId="docker-tag" />
+        <ValueField label="Push" value={`docker push ${image}`} testId="docker-push" />
+        <ValueField
           label="Pull"
           value={`docker pull ${image}`}
           testId="docker-pull"

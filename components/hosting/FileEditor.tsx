@@ -2,8 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type KeyboardEvent } from 'react';
-import { formatDateTime } from '../format';
-import { formatBytes } from '../objectStorage/storage';
+import { formatBytes, formatDateTime } from '../format';
 import { useProject } from '../projects/ProjectContext';
 import { appErrorOf, errorMessage } from '../trpc/errors';
 import { useTRPC } from '../trpc/TrpcProvider';

@@ -2,8 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type DragEvent, type FormEvent } from 'react';
-import { formatDateTime, formatRelative } from '../format';
-import { formatBytes } from '../objectStorage/storage';
+import { formatBytes, formatDateTime, formatRelative } from '../format';
 import { hasRole, useProject } from '../projects/ProjectContext';
 import { appErrorOf, errorMessage } from '../trpc/errors';
 import { useTRPC } from '../trpc/TrpcProvider';

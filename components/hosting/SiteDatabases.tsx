@@ -20,7 +20,7 @@ import { useToast } from '../ui/Toast';
 import { TypedConfirmDialog } from '../ui/TypedConfirmDialog';
 import { TIER_LABELS, type DatabaseView, type HostingProviderInfo, type SiteView } from './hosting';
 import { DatabaseSimulatorNotice } from './SimulatorNotice';
-import { ValueField } from './ValueField';
+import { ValueField } from '../ui/ValueField';
 import styles from './hosting.module.css';
 
 const HIDDEN = '•'.repeat(16);

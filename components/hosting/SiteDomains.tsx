@@ -22,7 +22,7 @@ import type { Column } from '../ui/Table';
 import { useToast } from '../ui/Toast';
 import { FileIcon } from './FileIcon';
 import { TIER_LABELS, type AttachedDomain, type DomainView, type SiteView } from './hosting';
-import { ValueField } from './ValueField';
+import { ValueField } from '../ui/ValueField';
 import wizard from '../ui/Wizard.module.css';
 import styles from './hosting.module.css';
 

@@ -10,7 +10,7 @@ import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { Icon } from '../ui/Icon';
 import { sftpCommand, type SiteView } from './hosting';
-import { ValueField } from './ValueField';
+import { ValueField } from '../ui/ValueField';
 import styles from './hosting.module.css';
 
 const HIDDEN = '•'.repeat(16);

@@ -1,5 +1,5 @@
 import type { TierLimits } from '@/server/domains/hosting/tiers';
-import { formatMemory } from './hosting';
+import { formatMemory } from '../format';
 import wizard from '../ui/Wizard.module.css';
 
 /** A tier's limits, as the wizard's tier cards and the site's tier change list them. */

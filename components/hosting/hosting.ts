@@ -40,10 +40,6 @@ export function isSiteTab(value: string | null | undefined): value is SiteTab {
   return (SITE_TABS as readonly string[]).includes(value ?? '');
 }
 
-export function formatMemory(memoryMb: number): string {
-  return memoryMb < 1024 ? `${memoryMb} MB` : `${memoryMb / 1024} GB`;
-}
-
 export function sftpCommand(sftp: SiteView['sftp']): string {
   return `sftp -P ${sftp.port} ${sftp.username}@${sftp.host}`;
 }

@@ -6,7 +6,7 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { BUCKET_TIERS, type BucketTierValue } from '@/server/domains/objectStorage/schema';
 import { ProjectBillingAlert } from '../billing/ProjectBillingAlert';
-import { formatDate, formatDateTime } from '../format';
+import { formatBytes, formatDate, formatDateTime } from '../format';
 import { projectPath } from '../projects/areas';
 import { hasRole, useProject } from '../projects/ProjectContext';
 import { appErrorOf, errorMessage } from '../trpc/errors';
@@ -28,7 +28,7 @@ import { BucketStatus } from './BucketStatus';
 import { CorsRulesEditor, draftsOf, rulesOf, type CorsDraft, type CorsErrors } from './CorsRulesEditor';
 import { CredentialsList, NewCredentialDialog } from './Credentials';
 import { DevelopmentEndpointNotice } from './DevelopmentEndpointNotice';
-import { formatBytes, formatRequests, regionName, TIER_LABELS, type BucketView, type StorageProviderInfo, type TierPlans } from './storage';
+import { formatRequests, regionName, TIER_LABELS, type BucketView, type StorageProviderInfo, type TierPlans } from './storage';
 import wizard from '../ui/Wizard.module.css';
 import styles from './objectStorage.module.css';
 

@@ -11,6 +11,7 @@ import {
   OBJECT_STORAGE_REGIONS,
   type BucketTierValue,
 } from '@/server/domains/objectStorage/schema';
+import { formatBytes } from '../format';
 import { projectPath } from '../projects/areas';
 import { hasRole, useProject } from '../projects/ProjectContext';
 import { appErrorOf, errorMessage, type AppErrorInfo } from '../trpc/errors';
@@ -28,7 +29,7 @@ import { SubmitButton } from '../ui/SubmitButton';
 import { formatMinorUnits } from '../ui/money';
 import { CorsRulesEditor, rulesOf, type CorsDraft, type CorsErrors } from './CorsRulesEditor';
 import { DevelopmentEndpointNotice } from './DevelopmentEndpointNotice';
-import { formatBytes, formatRequests, regionName, TIER_LABELS, type StorageProviderInfo, type TierPlans } from './storage';
+import { formatRequests, regionName, TIER_LABELS, type StorageProviderInfo, type TierPlans } from './storage';
 import wizard from '../ui/Wizard.module.css';
 
 /** Refusals that a card on the Billing page resolves. */

@@ -35,21 +35,6 @@ export function regionName(slug: string): string {
   return OBJECT_STORAGE_REGIONS.find((r) => r.slug === slug)?.name ?? slug;
 }
 
-const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'] as const;
-
-/** Decimal units, as the tiers' allowances and S3 providers' bills count them. */
-export function formatBytes(bytes: number): string {
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < BYTE_UNITS.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  const digits = unit === 0 || value >= 100 ? 0 : value >= 10 ? 1 : 2;
-  // Number() drops the zeros toFixed pads with: "1 TB", not "1.00 TB".
-  return `${Number(value.toFixed(digits))} ${BYTE_UNITS[unit]}`;
-}
-
 const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
 const whole = new Intl.NumberFormat('en');
 

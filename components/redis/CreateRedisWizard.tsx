@@ -5,6 +5,7 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { PERSISTENCE_EXPLAINED, REDIS_DATA_PERSISTENCE, redisNameSchema, type RedisDataPersistence } from '@/server/domains/redis/schema';
+import { formatMemory } from '../format';
 import { projectPath } from '../projects/areas';
 import { hasRole, useProject } from '../projects/ProjectContext';
 import { appErrorOf, errorMessage, type AppErrorInfo } from '../trpc/errors';
@@ -23,7 +24,6 @@ import { SubmitButton } from '../ui/SubmitButton';
 import { formatMinorUnits } from '../ui/money';
 import {
   formatCpu,
-  formatMemory,
   formatPlanPrice,
   PERSISTENCE_LABELS,
   regionName,

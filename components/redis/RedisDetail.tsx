@@ -6,7 +6,7 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { PERSISTENCE_EXPLAINED } from '@/server/domains/redis/schema';
 import { ProjectBillingAlert } from '../billing/ProjectBillingAlert';
-import { formatDate, formatDateTime } from '../format';
+import { formatBinaryBytes, formatDate, formatDateTime, formatMemory } from '../format';
 import { projectPath } from '../projects/areas';
 import { hasRole, useProject } from '../projects/ProjectContext';
 import { appErrorOf } from '../trpc/errors';
@@ -23,9 +23,7 @@ import { Skeleton } from '../ui/Skeleton';
 import { DeleteResourceCard } from '../ui/DeleteResourceCard';
 import { useToast } from '../ui/Toast';
 import {
-  formatBytes,
   formatCpu,
-  formatMemory,
   PERSISTENCE_LABELS,
   planName,
   PROVISIONING_POLL_MS,
@@ -258,7 +256,7 @@ function UsageCard({ database }: { database: RedisDatabaseWithCredentials }) {
           <div className={styles.memoryFigure}>
             <span className={styles.connectLabel}>Memory used</span>
             <div className={styles.figureValue} data-testid="usage-memory">
-              {formatBytes(data.memoryUsedBytes)} <span className="muted">of {formatBytes(data.memoryLimitBytes)}</span>
+              {formatBinaryBytes(data.memoryUsedBytes)} <span className="muted">of {formatBinaryBytes(data.memoryLimitBytes)}</span>
             </div>
             <div
               className={styles.bar}
@@ -275,8 +273,8 @@ function UsageCard({ database }: { database: RedisDatabaseWithCredentials }) {
               {(share * 100).toFixed(1)}% · a full database refuses writes rather than dropping keys
             </span>
           </div>
-          <Figure label="Network in" value={formatBytes(data.networkInBytes)} testId="usage-network-in" />
-          <Figure label="Network out" value={formatBytes(data.networkOutBytes)} testId="usage-network-out" />
+          <Figure label="Network in" value={formatBinaryBytes(data.networkInBytes)} testId="usage-network-in" />
+          <Figure label="Network out" value={formatBinaryBytes(data.networkOutBytes)} testId="usage-network-out" />
           <Figure label="Operations" value={numberFormat.format(data.operations)} testId="usage-operations" />
         </div>
         {data.sampledAt ? (

@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { ProjectBillingAlert } from '../billing/ProjectBillingAlert';
-import { formatDateTime, formatRelative } from '../format';
+import { formatDateTime, formatMemory, formatRelative } from '../format';
 import { projectPath } from '../projects/areas';
 import { hasRole, useProject } from '../projects/ProjectContext';
 import { useTRPC } from '../trpc/TrpcProvider';
@@ -14,16 +14,7 @@ import { EmptyState } from '../ui/EmptyState';
 import { Icon } from '../ui/Icon';
 import { PageHeader } from '../ui/PageHeader';
 import type { Column } from '../ui/Table';
-import {
-  formatMemory,
-  PERSISTENCE_LABELS,
-  planName,
-  PROVISIONING_POLL_MS,
-  regionName,
-  useRedisCatalog,
-  type RedisDatabase,
-  type RedisProviderInfo,
-} from './catalog';
+import { PERSISTENCE_LABELS, planName, PROVISIONING_POLL_MS, regionName, useRedisCatalog, type RedisDatabase, type RedisProviderInfo } from './catalog';
 import { RedisStatus } from './RedisStatus';
 import { SimulatorNotice } from './SimulatorNotice';
 import styles from './redis.module.css';

@@ -1,4 +1,5 @@
-import { formatBytes, type RedisUsage } from './catalog';
+import { formatBinaryBytes } from '../format';
+import type { RedisUsage } from './catalog';
 import styles from './redis.module.css';
 
 type Sample = RedisUsage['history'][number];
@@ -81,7 +82,7 @@ function LineChart({
   const y = (value: number) => PAD.top + (1 - value / top) * (HEIGHT - PAD.top - PAD.bottom);
   const ticks = [0, top / 2, top];
   const enough = history.length >= minimumReadings;
-  const latest = series.map((s) => `${s.label} ${formatBytes(s.values.at(-1)?.value ?? 0)}`).join(', ');
+  const latest = series.map((s) => `${s.label} ${formatBinaryBytes(s.values.at(-1)?.value ?? 0)}`).join(', ');
 
   return (
     <figure className={styles.chart}>
@@ -106,7 +107,7 @@ function LineChart({
           <g key={tick}>
             <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(tick)} y2={y(tick)} className={styles.gridLine} />
             <text x={PAD.left - 8} y={y(tick) + 4} textAnchor="end" className={styles.axisLabel}>
-              {formatBytes(tick)}
+              {formatBinaryBytes(tick)}
             </text>
           </g>
         ))}

@@ -46,27 +46,8 @@ export function useRedisCatalog() {
   return { plans, regions };
 }
 
-export function formatMemory(memoryMb: number): string {
-  return memoryMb < 1024 ? `${memoryMb} MB` : `${memoryMb / 1024} GB`;
-}
-
 export function formatCpu(cpuMilli: number): string {
   return `${cpuMilli / 1000} vCPU`;
-}
-
-const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
-
-/** Binary units, as Redis and the plans count memory. */
-export function formatBytes(bytes: number): string {
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  const digits = unit === 0 || value >= 100 ? 0 : value >= 10 ? 1 : 2;
-  // Number() drops the zeros toFixed pads with: "1 GB", not "1.00 GB".
-  return `${Number(value.toFixed(digits))} ${BYTE_UNITS[unit]}`;
 }
 
 /**

@@ -5,6 +5,7 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { INFRA_PROVIDER_NAME, serverNameSchema } from '@/server/domains/servers/schema';
+import { formatMemory } from '../format';
 import { projectPath } from '../projects/areas';
 import { hasRole, useProject } from '../projects/ProjectContext';
 import { appErrorOf, errorMessage, type AppErrorInfo } from '../trpc/errors';
@@ -22,7 +23,7 @@ import { PricePreviewCard } from '../ui/PricePreviewCard';
 import { Skeleton } from '../ui/Skeleton';
 import { SubmitButton } from '../ui/SubmitButton';
 import { formatMinorUnits } from '../ui/money';
-import { formatMemory, formatTransfer, LAMP_IMAGE_SLUG, useServerCatalog, type OneClick, type ServerRegion, type ServerSize } from './catalog';
+import { formatTransfer, LAMP_IMAGE_SLUG, useServerCatalog, type OneClick, type ServerRegion, type ServerSize } from './catalog';
 import styles from './servers.module.css';
 
 /** Refusals that a card on the Billing page resolves. */

@@ -3,6 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '@/server/app';
+import { formatMemory } from '../format';
 import { useTRPC } from '../trpc/TrpcProvider';
 
 type Outputs = inferRouterOutputs<AppRouter>;
@@ -27,10 +28,6 @@ export function useServerCatalog() {
   const sizes = useQuery(trpc.catalog.serverSizes.queryOptions({}, { staleTime: CATALOG_STALE_MS }));
   const oneClicks = useQuery(trpc.catalog.oneClicks.queryOptions({}, { staleTime: CATALOG_STALE_MS }));
   return { regions, sizes, oneClicks };
-}
-
-export function formatMemory(memoryMb: number): string {
-  return memoryMb < 1024 ? `${memoryMb} MB` : `${memoryMb / 1024} GB`;
 }
 
 export function formatTransfer(transferTb: number): string {

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
-import { Button } from '../ui/Button';
-import { CopyButton } from '../ui/CopyButton';
-import { Icon } from '../ui/Icon';
-import styles from './hosting.module.css';
+import { Button } from './Button';
+import { CopyButton } from './CopyButton';
+import { Icon } from './Icon';
+import styles from './ValueField.module.css';
 
 /** A value to paste elsewhere (a host, a command, a DNS record), with its copy button. */
 export function ValueField({
