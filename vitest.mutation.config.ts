@@ -42,6 +42,14 @@ export default defineConfig({
       },
       {
         extends: true,
+        test: { name: 'database-tiers', include: ['server/domains/databases/tiers.test.ts'] },
+      },
+      {
+        extends: true,
+        test: { name: 'tenant-cluster-check', include: ['server/providers/databases/clusterCheck.test.ts', 'server/providers/databases/scram.test.ts'] },
+      },
+      {
+        extends: true,
         test: { name: 'oauth-state', include: ['server/platform/oauthState.test.ts'], setupFiles: ['test/setup.ts'] },
       },
     ],

@@ -4,6 +4,7 @@
  *
  * Database: a fresh embedded PGlite under a temporary DATA_DIR, or, when E2E_DATABASE_URL or
  * TEST_DATABASE_URL names a PostgreSQL server, a database created for this run and dropped after.
+ * Shared PostgreSQL databases are made on the cluster TEST_TENANT_CLUSTER_URL names, when set.
  * E2E_SKIP_BUILD=1 reuses the existing build. Arguments are passed on to `playwright test`.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -34,6 +35,7 @@ async function main(): Promise<number> {
   const objectStoragePort = await freePort();
   const registryPort = await freePort();
   const hostingPorts = { http: await freePort(), sftp: await freePort() };
+  const databasesPoolPort = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'panel-e2e-'));
   const adminUrl = process.env.E2E_DATABASE_URL || process.env.TEST_DATABASE_URL;
@@ -52,7 +54,7 @@ async function main(): Promise<number> {
   }
 
   try {
-    server = startServer(port, baseUrl, dataDir, database?.url, nameserverPort, objectStoragePort, registryPort, hostingPorts);
+    server = startServer(port, baseUrl, dataDir, database?.url, nameserverPort, objectStoragePort, registryPort, hostingPorts, databasesPoolPort);
     console.log(`e2e: server starting on ${baseUrl} (${database ? 'PostgreSQL' : 'embedded PGlite'}), log in ${path.relative(ROOT, SERVER_LOG)}`);
     await waitForHealth(baseUrl, server);
     // Journeys that need time to pass (billing's month close and dunning) move the clock in the app's database when it is PostgreSQL.
@@ -81,6 +83,7 @@ function startServer(
   objectStoragePort: number,
   registryPort: number,
   hostingPorts: { http: number; sftp: number },
+  databasesPoolPort: number,
 ): ChildProcess {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -113,6 +116,10 @@ function startServer(
     HOSTING_HTTP_PORT: String(hostingPorts.http),
     HOSTING_SFTP_PORT: String(hostingPorts.sftp),
     HOSTING_MYSQL_ADMIN_URL: process.env.E2E_DATABASE_URL ? 'mysql://root@127.0.0.1:3306' : '',
+    // Shared PostgreSQL tenants live on the cluster TEST_TENANT_CLUSTER_URL names (prepared with scripts/postgres-tenant-cluster.sh);
+    // without it the databases journey skips. The run's PgBouncer listens on a port of its own.
+    DATABASES_ADMIN_URL: process.env.TEST_TENANT_CLUSTER_URL ?? '',
+    DATABASES_POOL_PORT: String(databasesPoolPort),
   };
   // The suite reads mail from the dev mailbox, which only exists without SMTP.
   delete env.SMTP_URL;

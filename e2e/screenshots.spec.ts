@@ -102,7 +102,7 @@ test('screenshots of the main pages at desktop and phone width', async ({ page, 
   await page.keyboard.press('Escape');
 
   await page.goto(`/projects/${projectId}/databases`);
-  await capture(page, 'coming-soon', page.getByText('This area is coming soon'));
+  await capture(page, 'databases-empty', page.getByRole('table', { name: 'Database tiers' }).getByRole('row', { name: /Scale/ }));
 
   await addTestCard(page, projectId);
   const keyId = await addSshKeyViaApi(page, projectId, 'Ada’s laptop', newEd25519PublicKey('ada@laptop').line);

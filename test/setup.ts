@@ -39,6 +39,10 @@ process.env.HOSTING_HTTP_PORT ??= '0';
 process.env.HOSTING_SFTP_PORT ??= '0';
 // Hosting databases are made on the MariaDB server TEST_MYSQL_URL names (as .ci/run sets it), else simulated.
 process.env.HOSTING_MYSQL_ADMIN_URL ??= process.env.TEST_MYSQL_URL ?? '';
+// Shared PostgreSQL tenants are made on the cluster TEST_TENANT_CLUSTER_URL names (prepared by
+// scripts/postgres-tenant-cluster.sh, as .ci/run does); without it their creation says it is not configured.
+process.env.DATABASES_ADMIN_URL ??= process.env.TEST_TENANT_CLUSTER_URL ?? '';
+process.env.DATABASES_POOL_PORT ??= '0';
 
 await import('../server/platform/config');
 const { migrateDatabase } = await import('../db/migrate');
@@ -60,6 +64,14 @@ afterAll(async () => {
   await stopHostingSftp();
   await stopWebServingProvider();
   await stopHostingDatabaseProvider();
+  // Tenant databases and roles live on the shared cluster, not in this file's database: every
+  // tenant the file made (live, deleted or purged) is dropped there, then the pooler stopped.
+  if (process.env.DATABASES_ADMIN_URL) {
+    const { dropTenantsOfThisDatabase } = await import('./tenantCluster');
+    await dropTenantsOfThisDatabase();
+  }
+  const { stopTenantClusterProvider } = await import('../server/providers/databases');
+  await stopTenantClusterProvider();
   const { closeDb } = await import('../db');
   await stopJobs();
   await closeDb();

@@ -22,7 +22,12 @@ export const SCOPE_RESOURCE_LABELS: Record<ScopeResource, string> = {
   audit: 'Audit log',
 };
 
-/** `storage` is an alias the server accepts for `object-storage`; offering both would grant the same thing twice. */
+/**
+ * Not offered: `storage`, an alias the server accepts for `object-storage` (offering both would grant
+ * the same thing twice), and `databases`, whose operations take a panel session only (SPEC), so no
+ * key scope reaches them.
+ */
+const NOT_PICKABLE: readonly ScopeResource[] = ['storage', 'databases'];
 export const PICKABLE_RESOURCES: readonly ScopeResource[] = (Object.keys(SCOPE_RESOURCE_LABELS) as ScopeResource[]).filter(
-  (resource) => resource !== 'storage',
+  (resource) => !NOT_PICKABLE.includes(resource),
 );

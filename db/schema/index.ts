@@ -23,3 +23,4 @@ export * from './objectStorageGateway';
 export * from './objectStorage';
 export * from './containerRegistry';
 export * from './hosting';
+export * from './databases';

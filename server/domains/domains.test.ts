@@ -57,6 +57,7 @@ describe('the list of domains', () => {
       'domains',
       'ssh-keys',
       'redis',
+      'databases',
       'object-storage',
       'container-registry',
       'hosting',

@@ -4,6 +4,7 @@ import { auditDomain } from './audit';
 import { billingDomain } from './billing';
 import { catalogDomain } from './catalog';
 import { containerRegistryDomain } from './containerRegistry';
+import { databasesDomain } from './databases';
 import { domainsDomain } from './domains';
 import { hostingDomain } from './hosting';
 import { integrationsDomain } from './integrations';
@@ -39,6 +40,7 @@ export const DOMAINS = [
   objectStorageDomain,
   containerRegistryDomain,
   hostingDomain,
+  databasesDomain,
   secretsDomain,
   variablesDomain,
   catalogDomain,

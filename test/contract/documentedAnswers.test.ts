@@ -101,6 +101,10 @@ function requestFor(op: DocumentedOperation, world: World): { body?: unknown; qu
     'POST /projects/{projectId}/hosting/shared': { body: { siteName: `walk${walks}_${world.params.projectId!.slice(-6).toLowerCase()}` } },
     'GET /projects/{projectId}/hosting/shared/{tenantId}/tier-preview': { query: '?tier=GROWTH' },
     'PATCH /projects/{projectId}/hosting/shared/{tenantId}/tier': { body: { tier: 'GROWTH' } },
+    'POST /projects/{projectId}/databases/shared': { body: { dbName: `walk${walks}_${world.params.projectId!.slice(-6).toLowerCase()}` } },
+    'GET /projects/{projectId}/databases/shared/preview': { query: '?tier=GROWTH' },
+    'GET /projects/{projectId}/databases/shared/{tenantId}/tier-preview': { query: '?tier=GROWTH' },
+    'PATCH /projects/{projectId}/databases/shared/{tenantId}/tier': { body: { tier: 'GROWTH' } },
     'POST /projects/{projectId}/hosting/shared/{tenantId}/domains': {
       body: { hostname: `walk-${walks}-${world.params.projectId!.slice(-6).toLowerCase()}.example.com` },
     },
@@ -126,7 +130,9 @@ async function walk(world: World): Promise<Answer[]> {
   const answers: Answer[] = [];
   for (const op of operations) {
     const { body, query = '' } = requestFor(op, world);
-    const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => world.params[name] ?? `unknown-${name}`);
+    // Shared PostgreSQL tenants share SPEC's `{tenantId}` with hosting sites.
+    const params = op.path.includes('/databases/shared/') ? { ...world.params, tenantId: world.params.databaseTenantId ?? 'unknown-tenant' } : world.params;
+    const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? `unknown-${name}`);
     const res = await api(op.method, `/v1${path}${query}`, { cookie: world.caller.cookie, body });
     if (res.status === 204) expect(res.body, `${label(op)} answered 204 with a body`).toBeNull();
     answers.push({ op, status: res.status, code: res.body && !res.body.success ? res.body.error.code : undefined });
@@ -226,6 +232,12 @@ async function buildWorld(card: string | null): Promise<World> {
       params.databaseId = (
         await api<Array<{ id: string }>>('GET', `/v1/projects/${projectId}/hosting/shared/${params.tenantId}/databases`, { cookie: owner.cookie })
       ).data[0]!.id;
+      const tenant = await api<{ tenantId: string }>('POST', `/v1/projects/${projectId}/databases/shared`, {
+        cookie: owner.cookie,
+        body: { dbName: `standing_${projectId.slice(-8).toLowerCase()}` },
+      });
+      // Without a configured cluster creation answers 503, and the tenant's operations meet an unknown id.
+      if (tenant.status === 200) params.databaseTenantId = tenant.data.tenantId;
       const now = new Date();
       const invoice = await closeMonthForProject(projectId, new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1, 0, 5)));
       params.invoiceId = invoice!.id;

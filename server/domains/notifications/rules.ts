@@ -197,6 +197,28 @@ export const NOTIFICATION_RULES: Readonly<Record<string, NotificationRule>> = {
       link: projectPath(input, serverPath(input.payload)),
     }),
   },
+  'database_tenant.storage_limit_reached': {
+    audience: MEMBERS,
+    render: (input) => {
+      const dbName = text(input.payload, 'dbName') ?? 'a database';
+      const limit = typeof input.payload.limitGb === 'number' ? `${input.payload.limitGb} GB` : 'its storage limit';
+      return {
+        type: 'WARNING',
+        title: 'Database is read-only',
+        body: `The PostgreSQL database ${dbName} in ${input.project.name} grew past ${limit} and is now read-only. Delete data (in a session opened with SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE) or raise its tier to write again.`,
+        link: projectPath(input, '/databases'),
+      };
+    },
+  },
+  'database_tenant.writable_again': {
+    audience: MEMBERS,
+    render: (input) => ({
+      type: 'SUCCESS',
+      title: 'Database is writable again',
+      body: `The PostgreSQL database ${text(input.payload, 'dbName') ?? 'a database'} in ${input.project.name} is back under its storage limit and accepts writes again.`,
+      link: projectPath(input, '/databases'),
+    }),
+  },
   'member.joined': {
     audience: ADMINS,
     actor: (payload) => payload.userId,

@@ -417,6 +417,33 @@ const envSchema = z
     HOSTING_PUBLIC_IPV4: z.ipv4({ message: 'HOSTING_PUBLIC_IPV4 must be an IPv4 address' }).default('127.0.0.1'),
     HOSTING_NGINX_BINARY: z.string().min(1).default('nginx'),
     HOSTING_PHP_FPM_BINARY: z.string().min(1).default('php-fpm8.2'),
+    /**
+     * A superuser of the PostgreSQL cluster that holds shared tenant databases, e.g.
+     * postgres://postgres@127.0.0.1:5432/postgres, prepared once with scripts/postgres-tenant-cluster.sh;
+     * unset: tenant databases cannot be created, and the API and the panel say so.
+     */
+    DATABASES_ADMIN_URL: z
+      .url({ protocol: /^postgres(ql)?$/, message: 'DATABASES_ADMIN_URL must be a postgres:// URL' })
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    /** The host name in tenants' connection strings; unset: the admin URL's host. */
+    DATABASES_PUBLIC_HOST: z
+      .string()
+      .min(1)
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    /** The pooler's configuration, auth file and TLS key; unset: `$DATA_DIR/databases`. */
+    DATABASES_DATA_DIR: z
+      .string()
+      .min(1)
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    /** Where PgBouncer listens for tenants; 0 takes any free port (tests). */
+    DATABASES_POOL_PORT: z.coerce.number().int().min(0).max(65535).default(6432),
+    DATABASES_POOL_LISTEN_ADDR: z.string().min(1).default('127.0.0.1'),
+    DATABASES_PGBOUNCER_BINARY: z.string().min(1).default('pgbouncer'),
+    /** How long a deleted tenant's database is kept for recovery before it is dropped. */
+    DATABASES_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(14),
     /** `simulator` keeps zones and records in this database; `cloudflare` calls Cloudflare's API v4 with each project's own token. */
     DNS_PROVIDER: z.enum(['simulator', 'cloudflare']).default('simulator'),
     DNS_API_URL: z.url({ protocol: /^https?$/, message: 'DNS_API_URL must be an http:// or https:// URL' }).default('https://api.cloudflare.com/client/v4'),
