@@ -16,6 +16,7 @@ import { ButtonLink } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { EmptyState } from '../ui/EmptyState';
 import { Input } from '../ui/Input';
+import { OptionCards } from '../ui/OptionCards';
 import { PageHeader } from '../ui/PageHeader';
 import { PricePreviewCard } from '../ui/PricePreviewCard';
 import { Skeleton } from '../ui/Skeleton';
@@ -174,17 +175,13 @@ function Wizard({ provider }: { provider: RegistryProviderInfo }) {
                   {errorMessage(regions.error)}
                 </Alert>
               ) : regions.data ? (
-                <div className={wizard.options} role="radiogroup" aria-label="Region">
-                  {regions.data.map((r) => (
-                    <label key={r.value} className={wizard.option}>
-                      <input type="radio" name="region" value={r.value} checked={region === r.value} onChange={() => setChosenRegion(r.value)} />
-                      <span className={wizard.optionBody}>
-                        <span className={wizard.optionTitle}>{r.label}</span>
-                        <span className={`${wizard.optionMeta} mono`}>{r.value}</span>
-                      </span>
-                    </label>
-                  ))}
-                </div>
+                <OptionCards
+                  label="Region"
+                  name="region"
+                  value={region}
+                  onChange={setChosenRegion}
+                  options={regions.data.map((r) => ({ value: r.value, title: r.label, body: <span className={`${wizard.optionMeta} mono`}>{r.value}</span> }))}
+                />
               ) : (
                 <div className={wizard.options} aria-busy="true">
                   {[0, 1, 2, 3, 4].map((i) => (

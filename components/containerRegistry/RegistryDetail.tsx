@@ -20,6 +20,7 @@ import { EmptyState } from '../ui/EmptyState';
 import { Icon } from '../ui/Icon';
 import { Input } from '../ui/Input';
 import { LoadFailed } from '../ui/LoadFailed';
+import { OptionCards } from '../ui/OptionCards';
 import { PageHeader } from '../ui/PageHeader';
 import { Skeleton } from '../ui/Skeleton';
 import { SubmitButton } from '../ui/SubmitButton';
@@ -336,22 +337,16 @@ function NewRepositoryDialog({ registry, open, onClose }: { registry: RegistryVi
         />
         <div className="field">
           <span className="field-label">Visibility</span>
-          <div className={wizard.options} role="radiogroup" aria-label="Visibility">
-            <label className={wizard.option}>
-              <input type="radio" name="visibility" value="PRIVATE" checked={visibility === 'PRIVATE'} onChange={() => setVisibility('PRIVATE')} />
-              <span className={wizard.optionBody}>
-                <span className={wizard.optionTitle}>Private</span>
-                <span className={wizard.optionMeta}>Pulls need an API key</span>
-              </span>
-            </label>
-            <label className={wizard.option}>
-              <input type="radio" name="visibility" value="PUBLIC" checked={visibility === 'PUBLIC'} onChange={() => setVisibility('PUBLIC')} />
-              <span className={wizard.optionBody}>
-                <span className={wizard.optionTitle}>Public</span>
-                <span className={wizard.optionMeta}>Anyone may pull, up to an egress cap</span>
-              </span>
-            </label>
-          </div>
+          <OptionCards
+            label="Visibility"
+            name="visibility"
+            value={visibility}
+            onChange={setVisibility}
+            options={[
+              { value: 'PRIVATE', title: 'Private', body: <span className={wizard.optionMeta}>Pulls need an API key</span> },
+              { value: 'PUBLIC', title: 'Public', body: <span className={wizard.optionMeta}>Anyone may pull, up to an egress cap</span> },
+            ]}
+          />
         </div>
         {visibility === 'PUBLIC' ? (
           <Input

@@ -22,6 +22,7 @@ import { DeleteResourceCard } from '../ui/DeleteResourceCard';
 import { EmptyState } from '../ui/EmptyState';
 import { Input } from '../ui/Input';
 import { LoadFailed } from '../ui/LoadFailed';
+import { OptionCards } from '../ui/OptionCards';
 import { PageHeader } from '../ui/PageHeader';
 import { Table, type Column } from '../ui/Table';
 import { useToast } from '../ui/Toast';
@@ -504,43 +505,26 @@ function VisibilityCard({ registry, repository, canManage }: { registry: Registr
               {errorMessage(save.error)}
             </Alert>
           ) : null}
-          <div className={`${wizard.options} ${wizard.optionsWider}`} role="radiogroup" aria-label="Visibility">
-            <label className={wizard.option}>
-              <input
-                type="radio"
-                name="visibility"
-                value="PRIVATE"
-                checked={visibility === 'PRIVATE'}
-                disabled={!canManage}
-                onChange={() => {
-                  setVisibility('PRIVATE');
-                  setCapError(undefined);
-                  save.reset();
-                }}
-              />
-              <span className={wizard.optionBody}>
-                <span className={wizard.optionTitle}>Private</span>
-                <span className={wizard.optionMeta}>Every pull needs an API key with registry:read.</span>
-              </span>
-            </label>
-            <label className={wizard.option}>
-              <input
-                type="radio"
-                name="visibility"
-                value="PUBLIC"
-                checked={visibility === 'PUBLIC'}
-                disabled={!canManage}
-                onChange={() => {
-                  setVisibility('PUBLIC');
-                  save.reset();
-                }}
-              />
-              <span className={wizard.optionBody}>
-                <span className={wizard.optionTitle}>Public</span>
-                <span className={wizard.optionMeta}>Anyone may pull without logging in, up to the cap. Pushes always need an API key.</span>
-              </span>
-            </label>
-          </div>
+          <OptionCards
+            label="Visibility"
+            name="visibility"
+            layout="wider"
+            value={visibility}
+            disabled={!canManage}
+            onChange={(next) => {
+              setVisibility(next);
+              if (next === 'PRIVATE') setCapError(undefined);
+              save.reset();
+            }}
+            options={[
+              { value: 'PRIVATE', title: 'Private', body: <span className={wizard.optionMeta}>Every pull needs an API key with registry:read.</span> },
+              {
+                value: 'PUBLIC',
+                title: 'Public',
+                body: <span className={wizard.optionMeta}>Anyone may pull without logging in, up to the cap. Pushes always need an API key.</span>,
+              },
+            ]}
+          />
           {wantsCap ? (
             <div className={styles.numberRow}>
               <Input

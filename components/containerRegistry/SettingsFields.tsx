@@ -3,6 +3,7 @@
 import type { ReactNode } from 'react';
 import { createRegistryInput, ENCRYPTION_TYPES, KEEP_LAST_N, TAG_MUTABILITIES, UNTAGGED_DAYS } from '@/server/domains/containerRegistry/schema';
 import { Input } from '../ui/Input';
+import { OptionCards } from '../ui/OptionCards';
 import { checkWhole, ENCRYPTION_LABELS, MUTABILITY_LABELS, type RegistryView } from './registry';
 import wizard from '../ui/Wizard.module.css';
 import styles from './containerRegistry.module.css';
@@ -129,24 +130,19 @@ interface FieldsProps {
 
 export function MutabilityChoice({ draft, disabled, onChange }: FieldsProps) {
   return (
-    <div className={`${wizard.options} ${wizard.optionsWider}`} role="radiogroup" aria-label="Tag mutability">
-      {TAG_MUTABILITIES.map((value) => (
-        <label key={value} className={wizard.option}>
-          <input
-            type="radio"
-            name="imageTagMutability"
-            value={value}
-            checked={draft.imageTagMutability === value}
-            disabled={disabled}
-            onChange={() => onChange({ ...draft, imageTagMutability: value })}
-          />
-          <span className={wizard.optionBody}>
-            <span className={wizard.optionTitle}>{MUTABILITY_LABELS[value].label}</span>
-            <span className={wizard.optionMeta}>{MUTABILITY_LABELS[value].explained}</span>
-          </span>
-        </label>
-      ))}
-    </div>
+    <OptionCards
+      label="Tag mutability"
+      name="imageTagMutability"
+      layout="wider"
+      value={draft.imageTagMutability}
+      disabled={disabled}
+      onChange={(imageTagMutability) => onChange({ ...draft, imageTagMutability })}
+      options={TAG_MUTABILITIES.map((value) => ({
+        value,
+        title: MUTABILITY_LABELS[value].label,
+        body: <span className={wizard.optionMeta}>{MUTABILITY_LABELS[value].explained}</span>,
+      }))}
+    />
   );
 }
 
@@ -166,24 +162,19 @@ export function ScanSwitch({ draft, disabled, onChange }: FieldsProps) {
 export function EncryptionChoice({ draft, errors, disabled, onChange }: FieldsProps) {
   return (
     <div className="stack">
-      <div className={`${wizard.options} ${wizard.optionsWider}`} role="radiogroup" aria-label="Encryption">
-        {ENCRYPTION_TYPES.map((value) => (
-          <label key={value} className={wizard.option}>
-            <input
-              type="radio"
-              name="encryptionType"
-              value={value}
-              checked={draft.encryptionType === value}
-              disabled={disabled}
-              onChange={() => onChange({ ...draft, encryptionType: value }, 'kmsKeyArn')}
-            />
-            <span className={wizard.optionBody}>
-              <span className={wizard.optionTitle}>{ENCRYPTION_LABELS[value].label}</span>
-              <span className={wizard.optionMeta}>{ENCRYPTION_LABELS[value].explained}</span>
-            </span>
-          </label>
-        ))}
-      </div>
+      <OptionCards
+        label="Encryption"
+        name="encryptionType"
+        layout="wider"
+        value={draft.encryptionType}
+        disabled={disabled}
+        onChange={(encryptionType) => onChange({ ...draft, encryptionType }, 'kmsKeyArn')}
+        options={ENCRYPTION_TYPES.map((value) => ({
+          value,
+          title: ENCRYPTION_LABELS[value].label,
+          body: <span className={wizard.optionMeta}>{ENCRYPTION_LABELS[value].explained}</span>,
+        }))}
+      />
       {draft.encryptionType === 'KMS' ? (
         <Input
           label="KMS key ARN"

@@ -16,6 +16,7 @@ import { Button, ButtonLink } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { EmptyState } from '../ui/EmptyState';
 import { Input } from '../ui/Input';
+import { OptionCards, tierOption } from '../ui/OptionCards';
 import { PageHeader } from '../ui/PageHeader';
 import { PricePreviewCard } from '../ui/PricePreviewCard';
 import { PurchaseError } from '../ui/PurchaseError';
@@ -26,7 +27,7 @@ import { WizardStep } from '../ui/WizardStep';
 import { formatMinorUnits } from '../ui/money';
 import { AvailabilityNotice } from './AvailabilityNotice';
 import { CredentialsDialog } from './CredentialsDialog';
-import { POOL_MODES_EXPLAINED, TIER_LABELS, type PoolMode, type TenantView, type TierPrice } from './databases';
+import { POOL_MODES_EXPLAINED, TIER_LABELS, type PoolMode, type TenantView } from './databases';
 import { TierSpecs } from './TierSpecs';
 import wizard from '../ui/Wizard.module.css';
 import styles from './databases.module.css';
@@ -165,20 +166,20 @@ function Form() {
                 description="Direct connections, storage and the pool’s size, and the monthly price. The tier can be changed later, if the data fits."
               >
                 {prices.data ? (
-                  <div className={`${wizard.options} ${wizard.optionsWide}`} role="radiogroup" aria-label="Tier">
-                    {DATABASE_TIERS.map((slug) => (
-                      <TierOption
-                        key={slug}
-                        tier={slug}
-                        price={prices.data.find((p) => p.tier === slug)}
-                        checked={tier === slug}
-                        onChange={() => {
-                          setTier(slug);
-                          setSubmitError(null);
-                        }}
-                      />
-                    ))}
-                  </div>
+                  <OptionCards
+                    label="Tier"
+                    name="tier"
+                    layout="wide"
+                    value={tier}
+                    onChange={(slug) => {
+                      setTier(slug);
+                      setSubmitError(null);
+                    }}
+                    options={DATABASE_TIERS.map((slug) => {
+                      const price = prices.data.find((p) => p.tier === slug);
+                      return tierOption({ value: slug, label: TIER_LABELS[slug], price, slug, specs: price ? <TierSpecs price={price} /> : null });
+                    })}
+                  />
                 ) : (
                   <div className={`${wizard.options} ${wizard.optionsWide}`} aria-busy="true">
                     {DATABASE_TIERS.map((slug) => (
@@ -197,21 +198,28 @@ function Form() {
                     : 'How PgBouncer would hand its server connections to your application’s clients. No pooler runs on this installation yet: the mode applies once one does.'
                 }
               >
-                <div className={`${wizard.options} ${styles.stackedOptions}`} role="radiogroup" aria-label="Pool mode">
-                  {POOL_MODES.map((mode) => (
-                    <label key={mode} className={wizard.option}>
-                      <input type="radio" name="poolMode" value={mode} checked={poolMode === mode} onChange={() => setPoolMode(mode)} />
-                      <span className={wizard.optionBody}>
-                        <span className={wizard.optionTitle}>
-                          {POOL_MODES_EXPLAINED[mode].label}
-                          {mode === 'TRANSACTION' ? <span className="muted"> · recommended</span> : null}
-                        </span>
+                <OptionCards
+                  label="Pool mode"
+                  name="poolMode"
+                  className={styles.stackedOptions}
+                  value={poolMode}
+                  onChange={setPoolMode}
+                  options={POOL_MODES.map((mode) => ({
+                    value: mode,
+                    title: (
+                      <>
+                        {POOL_MODES_EXPLAINED[mode].label}
+                        {mode === 'TRANSACTION' ? <span className="muted"> · recommended</span> : null}
+                      </>
+                    ),
+                    body: (
+                      <>
                         <span className={wizard.slug}>{mode}</span>
                         <span className={wizard.optionMeta}>{POOL_MODES_EXPLAINED[mode].explained}</span>
-                      </span>
-                    </label>
-                  ))}
-                </div>
+                      </>
+                    ),
+                  }))}
+                />
               </WizardStep>
             </div>
 
@@ -248,22 +256,5 @@ function Form() {
       )}
       <CredentialsDialog tenant={created} title={created ? `Database ${created.dbName} created` : ''} onClose={leave} />
     </main>
-  );
-}
-
-function TierOption({ tier, price, checked, onChange }: { tier: DatabaseTier; price: TierPrice | undefined; checked: boolean; onChange: () => void }) {
-  return (
-    <label className={wizard.option}>
-      <input type="radio" name="tier" value={tier} checked={checked} onChange={onChange} />
-      <span className={wizard.optionBody}>
-        <span className={wizard.optionTitle}>{TIER_LABELS[tier]}</span>
-        <span className={wizard.price}>
-          <span className={wizard.priceAmount}>{price ? formatMinorUnits(price.monthly, price.currency) : '—'}</span>
-          <span className="muted">/month</span>
-        </span>
-        <span className={wizard.slug}>{tier}</span>
-        {price ? <TierSpecs price={price} /> : null}
-      </span>
-    </label>
   );
 }

@@ -20,17 +20,16 @@ import { DeleteResourceCard } from '../ui/DeleteResourceCard';
 import { EmptyState } from '../ui/EmptyState';
 import { Icon } from '../ui/Icon';
 import { LoadFailed } from '../ui/LoadFailed';
+import { OptionCards, tierOption } from '../ui/OptionCards';
 import { PageHeader } from '../ui/PageHeader';
 import { Skeleton } from '../ui/Skeleton';
 import { TierChangePanel } from '../ui/TierChangePanel';
 import { useToast } from '../ui/Toast';
-import { formatMinorUnits } from '../ui/money';
 import { CredentialsDialog } from './CredentialsDialog';
 import { DatabaseStatus } from './DatabaseStatus';
 import { POOL_MODES_EXPLAINED, psqlCommand, TIER_LABELS, type TenantView } from './databases';
 import { StorageMeter } from './StorageMeter';
 import { TierSpecs } from './TierSpecs';
-import wizard from '../ui/Wizard.module.css';
 import styles from './databases.module.css';
 
 export function DatabaseDetail({ tenantId, retentionDays }: { tenantId: string; retentionDays: number }) {
@@ -291,37 +290,26 @@ function TierCard({ tenant }: { tenant: TenantView }) {
       description="The new connection limit, pool size and storage limit apply at once; open sessions stay. An upgrade is charged now for the rest of the month; a downgrade credits the difference back, if the data fits the smaller tier."
     >
       <div className="stack-lg">
-        <div className={`${wizard.options} ${wizard.optionsWide}`} role="radiogroup" aria-label="Tier">
-          {DATABASE_TIERS.map((slug) => {
-            const current = slug === tenant.tier;
+        <OptionCards
+          label="Tier"
+          name="tier"
+          layout="wide"
+          value={target ?? tenant.tier}
+          onChange={(slug) => {
+            setTarget(slug === tenant.tier ? null : slug);
+            change.reset();
+          }}
+          options={DATABASE_TIERS.map((slug) => {
             const price = prices.data?.find((p) => p.tier === slug);
-            return (
-              <label key={slug} className={wizard.option}>
-                <input
-                  type="radio"
-                  name="tier"
-                  value={slug}
-                  checked={(target ?? tenant.tier) === slug}
-                  onChange={() => {
-                    setTarget(current ? null : slug);
-                    change.reset();
-                  }}
-                />
-                <span className={wizard.optionBody}>
-                  <span className={wizard.optionTitle}>
-                    {TIER_LABELS[slug]}
-                    {current ? <span className="muted"> · current</span> : null}
-                  </span>
-                  <span className={wizard.price}>
-                    <span className={wizard.priceAmount}>{price ? formatMinorUnits(price.monthly, price.currency) : '—'}</span>
-                    <span className="muted">/month</span>
-                  </span>
-                  {price ? <TierSpecs price={price} /> : null}
-                </span>
-              </label>
-            );
+            return tierOption({
+              value: slug,
+              label: TIER_LABELS[slug],
+              current: slug === tenant.tier,
+              price,
+              specs: price ? <TierSpecs price={price} /> : null,
+            });
           })}
-        </div>
+        />
         {target ? (
           <TierChangePanel
             className={styles.detailGrid}

@@ -5,7 +5,6 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import type { HostingTier, PhpVersion } from '@/db/schema/hosting';
-import type { TierLimits } from '@/server/domains/hosting/tiers';
 import { databaseNameSchema, extraStorageSchema, HOSTING_TIERS, PHP_VERSIONS, siteNameSchema } from '@/server/domains/hosting/schema';
 import { projectPath } from '../projects/areas';
 import { hasRole, useProject } from '../projects/ProjectContext';
@@ -16,6 +15,7 @@ import { Button, ButtonLink } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { EmptyState } from '../ui/EmptyState';
 import { Input } from '../ui/Input';
+import { OptionCards, tierOption } from '../ui/OptionCards';
 import { PageHeader } from '../ui/PageHeader';
 import { PricePreviewCard } from '../ui/PricePreviewCard';
 import { PurchaseError } from '../ui/PurchaseError';
@@ -189,21 +189,25 @@ function Wizard({ catalog, platformDomain, provider }: { catalog: HostingCatalog
                 description="What the site may use, and its monthly price. The tier can be changed later; the disk stays as bought."
               >
                 {prices.data ? (
-                  <div className={`${wizard.options} ${wizard.optionsWide}`} role="radiogroup" aria-label="Tier">
-                    {HOSTING_TIERS.map((slug) => (
-                      <TierOption
-                        key={slug}
-                        tier={slug}
-                        limits={tiers[slug]}
-                        price={prices.data.find((p) => p.tier === slug)}
-                        checked={tier === slug}
-                        onChange={() => {
-                          setTier(slug);
-                          setSubmitError(null);
-                        }}
-                      />
-                    ))}
-                  </div>
+                  <OptionCards
+                    label="Tier"
+                    name="tier"
+                    layout="wide"
+                    value={tier}
+                    onChange={(slug) => {
+                      setTier(slug);
+                      setSubmitError(null);
+                    }}
+                    options={HOSTING_TIERS.map((slug) =>
+                      tierOption({
+                        value: slug,
+                        label: TIER_LABELS[slug],
+                        price: prices.data.find((p) => p.tier === slug),
+                        slug,
+                        specs: <TierSpecs limits={tiers[slug]} />,
+                      }),
+                    )}
+                  />
                 ) : (
                   <div className={`${wizard.options} ${wizard.optionsWide}`} aria-busy="true">
                     {HOSTING_TIERS.map((slug) => (
@@ -214,17 +218,17 @@ function Wizard({ catalog, platformDomain, provider }: { catalog: HostingCatalog
               </WizardStep>
 
               <WizardStep number={3} title="PHP version" description="The PHP that runs the site’s scripts, in a pool of its own.">
-                <div className={wizard.options} role="radiogroup" aria-label="PHP version">
-                  {PHP_VERSIONS.map((version) => (
-                    <label key={version} className={wizard.option}>
-                      <input type="radio" name="phpVersion" value={version} checked={phpVersion === version} onChange={() => setPhpVersion(version)} />
-                      <span className={wizard.optionBody}>
-                        <span className={wizard.optionTitle}>PHP {version}</span>
-                        <span className={wizard.optionMeta}>{PHP_NOTES[version]}</span>
-                      </span>
-                    </label>
-                  ))}
-                </div>
+                <OptionCards
+                  label="PHP version"
+                  name="phpVersion"
+                  value={phpVersion}
+                  onChange={setPhpVersion}
+                  options={PHP_VERSIONS.map((version) => ({
+                    value: version,
+                    title: <>PHP {version}</>,
+                    body: <span className={wizard.optionMeta}>{PHP_NOTES[version]}</span>,
+                  }))}
+                />
               </WizardStep>
 
               <WizardStep
@@ -323,34 +327,5 @@ function Wizard({ catalog, platformDomain, provider }: { catalog: HostingCatalog
         </div>
       )}
     </main>
-  );
-}
-
-function TierOption({
-  tier,
-  limits,
-  price,
-  checked,
-  onChange,
-}: {
-  tier: HostingTier;
-  limits: TierLimits;
-  price: { monthly: number; currency: string } | undefined;
-  checked: boolean;
-  onChange: () => void;
-}) {
-  return (
-    <label className={wizard.option}>
-      <input type="radio" name="tier" value={tier} checked={checked} onChange={onChange} />
-      <span className={wizard.optionBody}>
-        <span className={wizard.optionTitle}>{TIER_LABELS[tier]}</span>
-        <span className={wizard.price}>
-          <span className={wizard.priceAmount}>{price ? formatMinorUnits(price.monthly, price.currency) : '—'}</span>
-          <span className="muted">/month</span>
-        </span>
-        <span className={wizard.slug}>{tier}</span>
-        <TierSpecs limits={limits} />
-      </span>
-    </label>
   );
 }

@@ -17,6 +17,7 @@ import { Dialog } from '../ui/Dialog';
 import { EmptyState } from '../ui/EmptyState';
 import { Icon } from '../ui/Icon';
 import { Input } from '../ui/Input';
+import { OptionCards } from '../ui/OptionCards';
 import { SubmitButton } from '../ui/SubmitButton';
 import type { Column } from '../ui/Table';
 import { useToast } from '../ui/Toast';
@@ -281,23 +282,14 @@ function BehaviourFields({
         <span className="field-label" id={kindLabel}>
           What the domain does
         </span>
-        <div className={`${wizard.options} ${styles.stackedOptions}`} role="radiogroup" aria-labelledby={kindLabel}>
-          {KINDS.map((option) => (
-            <label key={option.kind} className={wizard.option}>
-              <input
-                type="radio"
-                name="kind"
-                value={option.kind}
-                checked={draft.kind === option.kind}
-                onChange={() => onChange({ ...draft, kind: option.kind })}
-              />
-              <span className={wizard.optionBody}>
-                <span className={wizard.optionTitle}>{option.title}</span>
-                <span className={wizard.optionMeta}>{option.meta}</span>
-              </span>
-            </label>
-          ))}
-        </div>
+        <OptionCards
+          labelledBy={kindLabel}
+          name="kind"
+          className={styles.stackedOptions}
+          value={draft.kind}
+          onChange={(kind) => onChange({ ...draft, kind })}
+          options={KINDS.map((option) => ({ value: option.kind, title: option.title, body: <span className={wizard.optionMeta}>{option.meta}</span> }))}
+        />
       </div>
       {draft.kind === 'SITE' ? (
         <Input
@@ -330,23 +322,17 @@ function BehaviourFields({
             <span className="field-label" id={statusLabel}>
               Redirect status
             </span>
-            <div className={`${wizard.options} ${styles.pairOptions}`} role="radiogroup" aria-labelledby={statusLabel}>
-              {([301, 302] as const).map((status) => (
-                <label key={status} className={wizard.option}>
-                  <input
-                    type="radio"
-                    name="redirectStatus"
-                    value={status}
-                    checked={draft.redirectStatus === status}
-                    onChange={() => onChange({ ...draft, redirectStatus: status })}
-                  />
-                  <span className={wizard.optionBody}>
-                    <span className={wizard.optionTitle}>{status === 301 ? '301 Permanent' : '302 Temporary'}</span>
-                    <span className={wizard.optionMeta}>{status === 301 ? 'Browsers and search engines remember it' : 'Asked again on every visit'}</span>
-                  </span>
-                </label>
-              ))}
-            </div>
+            <OptionCards
+              labelledBy={statusLabel}
+              name="redirectStatus"
+              className={styles.pairOptions}
+              value={draft.redirectStatus}
+              onChange={(redirectStatus) => onChange({ ...draft, redirectStatus })}
+              options={[
+                { value: 301, title: '301 Permanent', body: <span className={wizard.optionMeta}>Browsers and search engines remember it</span> },
+                { value: 302, title: '302 Temporary', body: <span className={wizard.optionMeta}>Asked again on every visit</span> },
+              ]}
+            />
           </div>
         </>
       ) : null}

@@ -13,15 +13,14 @@ import { useTRPC } from '../trpc/TrpcProvider';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { DeleteResourceCard } from '../ui/DeleteResourceCard';
+import { OptionCards, tierOption } from '../ui/OptionCards';
 import { TierChangePanel } from '../ui/TierChangePanel';
 import { useToast } from '../ui/Toast';
-import { formatMinorUnits } from '../ui/money';
 import { FileIcon } from './FileIcon';
 import { TIER_LABELS, type HostingCatalog, type HostingProviderInfo, type SiteView } from './hosting';
 import { SiteStatus } from './SiteStatus';
 import { WebSimulatorNotice } from './SimulatorNotice';
 import { TierSpecs } from './TierSpecs';
-import wizard from '../ui/Wizard.module.css';
 import styles from './hosting.module.css';
 
 export function SiteOverview({
@@ -144,37 +143,25 @@ function TierCard({ site, catalog }: { site: SiteView; catalog: HostingCatalog }
       description="An upgrade is charged now for the rest of the month; a downgrade credits the difference back, if the site’s domains and databases fit the smaller tier. The new limits apply at once."
     >
       <div className="stack-lg">
-        <div className={`${wizard.options} ${wizard.optionsWide}`} role="radiogroup" aria-label="Tier">
-          {HOSTING_TIERS.map((slug) => {
-            const current = slug === site.tier;
-            const price = prices.data?.find((p) => p.tier === slug);
-            return (
-              <label key={slug} className={wizard.option}>
-                <input
-                  type="radio"
-                  name="tier"
-                  value={slug}
-                  checked={(target ?? site.tier) === slug}
-                  onChange={() => {
-                    setTarget(current ? null : slug);
-                    change.reset();
-                  }}
-                />
-                <span className={wizard.optionBody}>
-                  <span className={wizard.optionTitle}>
-                    {TIER_LABELS[slug]}
-                    {current ? <span className="muted"> · current</span> : null}
-                  </span>
-                  <span className={wizard.price}>
-                    <span className={wizard.priceAmount}>{price ? formatMinorUnits(price.monthly, price.currency) : '—'}</span>
-                    <span className="muted">/month</span>
-                  </span>
-                  <TierSpecs limits={catalog.tiers[slug]} diskGb={site.limits.diskGb} />
-                </span>
-              </label>
-            );
-          })}
-        </div>
+        <OptionCards
+          label="Tier"
+          name="tier"
+          layout="wide"
+          value={target ?? site.tier}
+          onChange={(slug) => {
+            setTarget(slug === site.tier ? null : slug);
+            change.reset();
+          }}
+          options={HOSTING_TIERS.map((slug) =>
+            tierOption({
+              value: slug,
+              label: TIER_LABELS[slug],
+              current: slug === site.tier,
+              price: prices.data?.find((p) => p.tier === slug),
+              specs: <TierSpecs limits={catalog.tiers[slug]} diskGb={site.limits.diskGb} />,
+            }),
+          )}
+        />
         {target ? (
           <TierChangePanel
             className={styles.detailGrid}

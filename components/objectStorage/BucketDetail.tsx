@@ -18,6 +18,7 @@ import { CopyButton } from '../ui/CopyButton';
 import { EmptyState } from '../ui/EmptyState';
 import { Icon } from '../ui/Icon';
 import { LoadFailed } from '../ui/LoadFailed';
+import { OptionCards, tierOption } from '../ui/OptionCards';
 import { PageHeader } from '../ui/PageHeader';
 import { TierChangePanel } from '../ui/TierChangePanel';
 import { Skeleton } from '../ui/Skeleton';
@@ -311,42 +312,33 @@ function TierCard({ bucket, tiers, currency }: { bucket: BucketView; tiers: Tier
       description="An upgrade is invoiced now for the rest of the month; a downgrade credits the difference back, if the usage fits the smaller tier."
     >
       <div className={styles.tierChange}>
-        <div className={`${wizard.options} ${wizard.optionsWide}`} role="radiogroup" aria-label="Tier">
-          {BUCKET_TIERS.map((slug) => {
+        <OptionCards
+          label="Tier"
+          name="tier"
+          layout="wide"
+          value={target ?? bucket.tier}
+          onChange={(slug) => {
+            setTarget(slug === bucket.tier ? null : slug);
+            change.reset();
+          }}
+          options={BUCKET_TIERS.map((slug) => {
             const plan = tiers[slug];
-            const current = slug === bucket.tier;
-            return (
-              <label key={slug} className={wizard.option}>
-                <input
-                  type="radio"
-                  name="tier"
-                  value={slug}
-                  checked={(target ?? bucket.tier) === slug}
-                  onChange={() => {
-                    setTarget(current ? null : slug);
-                    change.reset();
-                  }}
-                />
-                <span className={wizard.optionBody}>
-                  <span className={wizard.optionTitle}>
-                    {TIER_LABELS[slug]}
-                    {current ? <span className="muted"> · current</span> : null}
+            return tierOption({
+              value: slug,
+              label: TIER_LABELS[slug],
+              current: slug === bucket.tier,
+              price: { monthly: plan.monthly, currency },
+              specs: (
+                <span className={wizard.specs}>
+                  <span>
+                    {formatBytes(plan.storageBytes)} storage · {formatBytes(plan.egressBytes)} egress
                   </span>
-                  <span className={wizard.price}>
-                    <span className={wizard.priceAmount}>{formatMinorUnits(plan.monthly, currency)}</span>
-                    <span className="muted">/month</span>
-                  </span>
-                  <span className={wizard.specs}>
-                    <span>
-                      {formatBytes(plan.storageBytes)} storage · {formatBytes(plan.egressBytes)} egress
-                    </span>
-                    <span>{formatRequests(plan.requests)} requests</span>
-                  </span>
+                  <span>{formatRequests(plan.requests)} requests</span>
                 </span>
-              </label>
-            );
+              ),
+            });
           })}
-        </div>
+        />
         {target ? (
           <TierChangePanel
             className={styles.detailGrid}

@@ -23,6 +23,7 @@ import { ButtonLink } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { EmptyState } from '../ui/EmptyState';
 import { Input } from '../ui/Input';
+import { OptionCards, tierOption } from '../ui/OptionCards';
 import { PageHeader } from '../ui/PageHeader';
 import { PricePreviewCard } from '../ui/PricePreviewCard';
 import { SubmitButton } from '../ui/SubmitButton';
@@ -155,17 +156,17 @@ function Wizard({ currency, tiers, provider }: { currency: string; tiers: TierPl
             </WizardStep>
 
             <WizardStep number={2} title="Region" description="Where the objects are kept, and the region S3 clients sign their requests for.">
-              <div className={wizard.options} role="radiogroup" aria-label="Region">
-                {OBJECT_STORAGE_REGIONS.map((r) => (
-                  <label key={r.slug} className={wizard.option}>
-                    <input type="radio" name="region" value={r.slug} checked={region === r.slug} onChange={() => setRegion(r.slug)} />
-                    <span className={wizard.optionBody}>
-                      <span className={wizard.optionTitle}>{r.name}</span>
-                      <span className={`${wizard.optionMeta} mono`}>{r.slug}</span>
-                    </span>
-                  </label>
-                ))}
-              </div>
+              <OptionCards
+                label="Region"
+                name="region"
+                value={region}
+                onChange={setRegion}
+                options={OBJECT_STORAGE_REGIONS.map((r) => ({
+                  value: r.slug,
+                  title: r.name,
+                  body: <span className={`${wizard.optionMeta} mono`}>{r.slug}</span>,
+                }))}
+              />
             </WizardStep>
 
             <WizardStep
@@ -173,29 +174,29 @@ function Wizard({ currency, tiers, provider }: { currency: string; tiers: TierPl
               title="Tier"
               description="The monthly price and what it allows each month. A bucket more than 10% over an allowance is suspended until it is upgraded."
             >
-              <div className={`${wizard.options} ${wizard.optionsWide}`} role="radiogroup" aria-label="Tier">
-                {BUCKET_TIERS.map((slug) => {
+              <OptionCards
+                label="Tier"
+                name="tier"
+                layout="wide"
+                value={tier}
+                onChange={setTier}
+                options={BUCKET_TIERS.map((slug) => {
                   const plan = tiers[slug];
-                  return (
-                    <label key={slug} className={wizard.option}>
-                      <input type="radio" name="tier" value={slug} checked={tier === slug} onChange={() => setTier(slug)} />
-                      <span className={wizard.optionBody}>
-                        <span className={wizard.optionTitle}>{TIER_LABELS[slug]}</span>
-                        <span className={wizard.price}>
-                          <span className={wizard.priceAmount}>{formatMinorUnits(plan.monthly, currency)}</span>
-                          <span className="muted">/month</span>
-                        </span>
-                        <span className={wizard.slug}>{slug}</span>
-                        <span className={wizard.specs}>
-                          <span>{formatBytes(plan.storageBytes)} storage</span>
-                          <span>{formatBytes(plan.egressBytes)} egress</span>
-                          <span>{formatRequests(plan.requests)} requests</span>
-                        </span>
+                  return tierOption({
+                    value: slug,
+                    label: TIER_LABELS[slug],
+                    price: { monthly: plan.monthly, currency },
+                    slug,
+                    specs: (
+                      <span className={wizard.specs}>
+                        <span>{formatBytes(plan.storageBytes)} storage</span>
+                        <span>{formatBytes(plan.egressBytes)} egress</span>
+                        <span>{formatRequests(plan.requests)} requests</span>
                       </span>
-                    </label>
-                  );
+                    ),
+                  });
                 })}
-              </div>
+              />
             </WizardStep>
 
             <WizardStep number={4} title="Access" description="Who may read the objects, and what is kept of them.">

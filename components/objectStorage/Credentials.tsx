@@ -16,6 +16,7 @@ import { Dialog } from '../ui/Dialog';
 import { EmptyState } from '../ui/EmptyState';
 import { Icon } from '../ui/Icon';
 import { Input } from '../ui/Input';
+import { OptionCards } from '../ui/OptionCards';
 import { SecretDialog } from '../ui/SecretDialog';
 import { SubmitButton } from '../ui/SubmitButton';
 import { useToast } from '../ui/Toast';
@@ -161,38 +162,32 @@ function RevokeDialog({ credential, onClose }: { credential: CredentialView | nu
 
 function AccessChoice({ value, onChange }: { value: CredentialAccess; onChange: (access: CredentialAccess) => void }) {
   return (
-    <div className={wizard.options} role="radiogroup" aria-label="Access">
-      {STORAGE_CREDENTIAL_ACCESS.map((access) => (
-        <label key={access} className={wizard.option}>
-          <input type="radio" name="access" value={access} checked={value === access} onChange={() => onChange(access)} />
-          <span className={wizard.optionBody}>
-            <span className={wizard.optionTitle}>{ACCESS_LABELS[access].label}</span>
-            <span className={wizard.optionMeta}>{ACCESS_LABELS[access].explained}</span>
-          </span>
-        </label>
-      ))}
-    </div>
+    <OptionCards
+      label="Access"
+      name="access"
+      value={value}
+      onChange={onChange}
+      options={STORAGE_CREDENTIAL_ACCESS.map((access) => ({
+        value: access,
+        title: ACCESS_LABELS[access].label,
+        body: <span className={wizard.optionMeta}>{ACCESS_LABELS[access].explained}</span>,
+      }))}
+    />
   );
 }
 
 function ScopeChoice({ value, onChange, bucketName }: { value: 'bucket' | 'project'; onChange: (scope: 'bucket' | 'project') => void; bucketName: string }) {
   return (
-    <div className={wizard.options} role="radiogroup" aria-label="Buckets">
-      <label className={wizard.option}>
-        <input type="radio" name="scope" value="bucket" checked={value === 'bucket'} onChange={() => onChange('bucket')} />
-        <span className={wizard.optionBody}>
-          <span className={wizard.optionTitle}>This bucket</span>
-          <span className={`${wizard.optionMeta} mono`}>{bucketName}</span>
-        </span>
-      </label>
-      <label className={wizard.option}>
-        <input type="radio" name="scope" value="project" checked={value === 'project'} onChange={() => onChange('project')} />
-        <span className={wizard.optionBody}>
-          <span className={wizard.optionTitle}>All buckets</span>
-          <span className={wizard.optionMeta}>Every bucket of the project, present and future</span>
-        </span>
-      </label>
-    </div>
+    <OptionCards
+      label="Buckets"
+      name="scope"
+      value={value}
+      onChange={onChange}
+      options={[
+        { value: 'bucket', title: 'This bucket', body: <span className={`${wizard.optionMeta} mono`}>{bucketName}</span> },
+        { value: 'project', title: 'All buckets', body: <span className={wizard.optionMeta}>Every bucket of the project, present and future</span> },
+      ]}
+    />
   );
 }
 

@@ -17,6 +17,7 @@ import { Button, ButtonLink } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { EmptyState } from '../ui/EmptyState';
 import { Input } from '../ui/Input';
+import { OptionCards, tierOption } from '../ui/OptionCards';
 import { PageHeader } from '../ui/PageHeader';
 import { PricePreviewCard } from '../ui/PricePreviewCard';
 import { Skeleton } from '../ui/Skeleton';
@@ -337,20 +338,25 @@ function OptionSkeletons() {
 
 function RegionOptions({ regions, value, onChange }: { regions: readonly RedisRegion[]; value: string | null; onChange: (slug: string) => void }) {
   return (
-    <div className={wizard.options} role="radiogroup" aria-label="Region">
-      {regions.map((r) => (
-        <label key={r.slug} className={wizard.option}>
-          <input type="radio" name="region" value={r.slug} checked={value === r.slug} disabled={!r.available} onChange={() => onChange(r.slug)} />
-          <span className={wizard.optionBody}>
-            <span className={wizard.optionTitle}>{r.name}</span>
+    <OptionCards
+      label="Region"
+      name="region"
+      value={value}
+      onChange={onChange}
+      options={regions.map((r) => ({
+        value: r.slug,
+        title: r.name,
+        disabled: !r.available,
+        body: (
+          <>
             <span className={wizard.optionMeta}>
               <span className="mono">{r.slug}</span> · {r.country}
             </span>
             {r.available ? null : <span className={wizard.unavailable}>Not taking new databases at the moment</span>}
-          </span>
-        </label>
-      ))}
-    </div>
+          </>
+        ),
+      }))}
+    />
   );
 }
 
@@ -372,20 +378,23 @@ function PlanOptions({
   onChange: (slug: string) => void;
 }) {
   return (
-    <div className={`${wizard.options} ${wizard.optionsWide}`} role="radiogroup" aria-label="Plan">
-      {plans.map((plan) => {
+    <OptionCards
+      label="Plan"
+      name="plan"
+      layout="wide"
+      value={value}
+      onChange={onChange}
+      options={plans.map((plan) => {
         const sold = plan.regions.includes(region.slug);
         const usableMb = replication && plan.supportsReplication ? plan.memoryMb / 2 : plan.memoryMb;
-        return (
-          <label key={plan.slug} className={wizard.option}>
-            <input type="radio" name="plan" value={plan.slug} checked={value === plan.slug} disabled={!sold} onChange={() => onChange(plan.slug)} />
-            <span className={wizard.optionBody}>
-              <span className={wizard.optionTitle}>{plan.name}</span>
-              <span className={wizard.price}>
-                <span className={wizard.priceAmount}>{formatPlanPrice(plan, replication && plan.supportsReplication, currency)}</span>
-                <span className="muted">/month</span>
-              </span>
-              <span className={wizard.slug}>{plan.slug}</span>
+        return tierOption({
+          value: plan.slug,
+          label: plan.name,
+          price: formatPlanPrice(plan, replication && plan.supportsReplication, currency),
+          slug: plan.slug,
+          disabled: !sold,
+          specs: (
+            <>
               <span className={wizard.specs}>
                 <span>
                   {formatMemory(plan.memoryMb)} memory · {formatMemory(usableMb)} usable
@@ -400,11 +409,11 @@ function PlanOptions({
                   Not sold in {region.name}; sold in {plan.regions.map((slug) => regionName(slug, regions)).join(', ') || 'no region at the moment'}
                 </span>
               )}
-            </span>
-          </label>
-        );
+            </>
+          ),
+        });
       })}
-    </div>
+    />
   );
 }
 
@@ -419,24 +428,19 @@ function PersistenceOptions({
 }) {
   return (
     <>
-      <div className={`${wizard.options} ${wizard.optionsWider}`} role="radiogroup" aria-label="Persistence">
-        {REDIS_DATA_PERSISTENCE.map((option) => (
-          <label key={option} className={wizard.option}>
-            <input
-              type="radio"
-              name="dataPersistence"
-              value={option}
-              checked={value === option}
-              disabled={option !== 'NONE' && plan?.supportsPersistence === false}
-              onChange={() => onChange(option)}
-            />
-            <span className={wizard.optionBody}>
-              <span className={wizard.optionTitle}>{PERSISTENCE_LABELS[option]}</span>
-              <span className={wizard.optionMeta}>{PERSISTENCE_EXPLAINED[option]}</span>
-            </span>
-          </label>
-        ))}
-      </div>
+      <OptionCards
+        label="Persistence"
+        name="dataPersistence"
+        layout="wider"
+        value={value}
+        onChange={onChange}
+        options={REDIS_DATA_PERSISTENCE.map((option) => ({
+          value: option,
+          title: PERSISTENCE_LABELS[option],
+          disabled: option !== 'NONE' && plan?.supportsPersistence === false,
+          body: <span className={wizard.optionMeta}>{PERSISTENCE_EXPLAINED[option]}</span>,
+        }))}
+      />
       {plan?.supportsPersistence === false ? (
         <p className={wizard.unavailable}>{plan.name} keeps its data in memory only; choose a Standard or Pro plan to write it to disk.</p>
       ) : null}
