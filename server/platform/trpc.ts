@@ -144,6 +144,32 @@ export function decodePathParam(value: string): string {
   }
 }
 
+type WriteMethod = 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+/** Who may call a resource area's reads and writes: what its operations' metas share. */
+export interface AreaAccess {
+  tags: string[];
+  read: Pick<AccessRules, 'scopes' | 'role' | 'sessionOnly'>;
+  write: Pick<AccessRules, 'scopes' | 'role' | 'sessionOnly'>;
+  /** Codes every write of the area may answer with (a provider's UPSTREAM_ERROR), when its own list is not given. */
+  writeErrors?: readonly ErrorCode[];
+}
+
+/**
+ * The metas of a resource area's operations, built from its access rules once: `read(path, …)` for
+ * a GET, `write(method, path, …)` for the rest.
+ */
+export function areaMeta(area: AreaAccess) {
+  return {
+    read(path: `/${string}`, summary: string, description: string, errors: readonly ErrorCode[] = []): ProcedureMeta {
+      return { openapi: { method: 'GET', path, tags: area.tags, summary, description }, ...area.read, errors };
+    },
+    write(method: WriteMethod, path: `/${string}`, summary: string, description: string, errors: readonly ErrorCode[] = area.writeErrors ?? []): ProcedureMeta {
+      return { openapi: { method, path, tags: area.tags, summary, description }, ...area.write, errors };
+    },
+  };
+}
+
 const MAX_PATH_PARAM_LENGTH = 200;
 
 /**

@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { PURCHASE_ERRORS } from '../../billing/purchases';
 import { previewSchema } from '../../billing/previewSchema';
-import type { Scope } from '../../platform/auth/scopes';
-import type { ErrorCode } from '../../platform/errors';
-import { pathParam, projectProcedure, router, type ProcedureMeta } from '../../platform/trpc';
+import { areaMeta, pathParam, projectProcedure, router } from '../../platform/trpc';
 import * as docs from './docs';
 import { deleteImage, listImages } from './images';
 import * as registries from './registries';
@@ -23,28 +21,16 @@ import {
   updateRepositoryInput,
 } from './schema';
 
-const TAGS = ['Container registries'];
-const READ: Scope[] = ['registry:read'];
-const WRITE: Scope[] = ['registry:read', 'registry:write'];
+const { read, write } = areaMeta({
+  tags: ['Container registries'],
+  read: { scopes: ['registry:read'], role: 'viewer' },
+  write: { scopes: ['registry:read', 'registry:write'], role: 'member' },
+});
 const BASE = '/projects/{projectId}/storage/container-registry';
 const projectRef = { projectId: pathParam('projectId').describe('Project id or slug') };
 const registryRef = { ...projectRef, id: pathParam('id').describe('Registry id') };
 const repositoryRef = { ...registryRef, repoId: pathParam('repoId').describe('Repository id') };
 const deleted = z.object({ deleted: z.literal(true) });
-
-function read(path: `/${string}`, summary: string, description: string, errors: readonly ErrorCode[] = []): ProcedureMeta {
-  return { openapi: { method: 'GET', path, tags: TAGS, summary, description }, scopes: READ, role: 'viewer', errors };
-}
-
-function write(
-  method: 'POST' | 'PATCH' | 'DELETE',
-  path: `/${string}`,
-  summary: string,
-  description: string,
-  errors: readonly ErrorCode[] = [],
-): ProcedureMeta {
-  return { openapi: { method, path, tags: TAGS, summary, description }, scopes: WRITE, role: 'member', errors };
-}
 
 // Static /regions and /preview come before /{id}, which would otherwise take them.
 export const containerRegistryRouter = router({

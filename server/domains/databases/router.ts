@@ -1,31 +1,21 @@
 import { z } from 'zod';
 import { PURCHASE_ERRORS } from '../../billing/purchases';
 import { previewSchema, tierChangePreviewSchema } from '../../billing/previewSchema';
-import type { ErrorCode } from '../../platform/errors';
-import { pathParam, projectProcedure, router, type ProcedureMeta } from '../../platform/trpc';
+import { areaMeta, pathParam, projectProcedure, router } from '../../platform/trpc';
 import * as docs from './docs';
 import { clusterSchema, createTenantInput, pricesSchema, tenantSchema, tierSchema } from './schema';
 import * as tenants from './tenants';
 
-const TAGS = ['Shared PostgreSQL'];
 const BASE = '/projects/{projectId}/databases/shared';
 const projectRef = { projectId: pathParam('projectId').describe('Project id or slug') };
 const tenantRef = { ...projectRef, tenantId: pathParam('tenantId').describe('The tenant’s id') };
 
 // SPEC: these endpoints take a panel session and project membership only; no API key scope reaches them.
-function read(path: `/${string}`, summary: string, description: string, errors: readonly ErrorCode[] = []): ProcedureMeta {
-  return { openapi: { method: 'GET', path, tags: TAGS, summary, description }, role: 'viewer', sessionOnly: true, errors };
-}
-
-function write(
-  method: 'POST' | 'PATCH' | 'DELETE',
-  path: `/${string}`,
-  summary: string,
-  description: string,
-  errors: readonly ErrorCode[] = [],
-): ProcedureMeta {
-  return { openapi: { method, path, tags: TAGS, summary, description }, role: 'member', sessionOnly: true, errors };
-}
+const { read, write } = areaMeta({
+  tags: ['Shared PostgreSQL'],
+  read: { role: 'viewer', sessionOnly: true },
+  write: { role: 'member', sessionOnly: true },
+});
 
 // Static /prices, /availability and /preview come before /{tenantId}, which would otherwise take them.
 export const databasesRouter = router({

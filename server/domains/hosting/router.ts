@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { PURCHASE_ERRORS } from '../../billing/purchases';
 import { previewSchema, tierChangePreviewSchema } from '../../billing/previewSchema';
-import type { Scope } from '../../platform/auth/scopes';
-import type { ErrorCode } from '../../platform/errors';
-import { pathParam, projectProcedure, router, type ProcedureMeta } from '../../platform/trpc';
+import { areaMeta, pathParam, projectProcedure, router } from '../../platform/trpc';
 import * as databases from './databases';
 import * as docs from './docs';
 import * as domains from './hostingDomains';
@@ -24,28 +22,16 @@ import {
 } from './schema';
 import * as sites from './sites';
 
-const TAGS = ['Hosting'];
-const READ: Scope[] = ['hosting:read'];
-const WRITE: Scope[] = ['hosting:read', 'hosting:write'];
+const { read, write } = areaMeta({
+  tags: ['Hosting'],
+  read: { scopes: ['hosting:read'], role: 'viewer' },
+  write: { scopes: ['hosting:read', 'hosting:write'], role: 'member' },
+});
 export const HOSTING_BASE = '/projects/{projectId}/hosting/shared';
 const BASE = HOSTING_BASE;
 const projectRef = { projectId: pathParam('projectId').describe('Project id or slug') };
 const siteRef = { ...projectRef, tenantId: pathParam('tenantId').describe('The site’s id') };
 const deleted = z.object({ deleted: z.literal(true) });
-
-function read(path: `/${string}`, summary: string, description: string, errors: readonly ErrorCode[] = []): ProcedureMeta {
-  return { openapi: { method: 'GET', path, tags: TAGS, summary, description }, scopes: READ, role: 'viewer', errors };
-}
-
-function write(
-  method: 'POST' | 'PATCH' | 'DELETE',
-  path: `/${string}`,
-  summary: string,
-  description: string,
-  errors: readonly ErrorCode[] = [],
-): ProcedureMeta {
-  return { openapi: { method, path, tags: TAGS, summary, description }, scopes: WRITE, role: 'member', errors };
-}
 
 const behaviourInput = {
   kind: z.enum(['SITE', 'REDIRECT', 'PARKED'], { error: 'kind must be SITE, REDIRECT or PARKED' }).optional(),

@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import type { Scope } from '../../platform/auth/scopes';
 import { PURCHASE_ERRORS } from '../../billing/purchases';
 import { previewSchema, tierChangePreviewSchema } from '../../billing/previewSchema';
-import type { ErrorCode } from '../../platform/errors';
-import { pathParam, projectProcedure, router, type ProcedureMeta } from '../../platform/trpc';
+import { areaMeta, pathParam, projectProcedure, router } from '../../platform/trpc';
 import * as bucketService from './buckets';
 import * as credentialService from './credentials';
 import * as docs from './docs';
@@ -25,27 +23,16 @@ import {
   tierQuery,
 } from './schema';
 
-const TAGS = ['Object storage'];
-const READ: Scope[] = ['object-storage:read'];
-const WRITE: Scope[] = ['object-storage:read', 'object-storage:write'];
+const { read, write } = areaMeta({
+  tags: ['Object storage'],
+  read: { scopes: ['object-storage:read'], role: 'viewer' },
+  write: { scopes: ['object-storage:read', 'object-storage:write'], role: 'member' },
+  writeErrors: ['UPSTREAM_ERROR'],
+});
 const BASE = '/projects/{projectId}/storage/object-storage';
 const projectRef = { projectId: pathParam('projectId').describe('Project id or slug') };
 const bucketRef = { ...projectRef, bucketId: pathParam('bucketId') };
 const credentialRef = { ...projectRef, credentialId: pathParam('credentialId') };
-
-function read(path: `/${string}`, summary: string, description: string, errors: readonly ErrorCode[] = []): ProcedureMeta {
-  return { openapi: { method: 'GET', path, tags: TAGS, summary, description }, scopes: READ, role: 'viewer', errors };
-}
-
-function write(
-  method: 'POST' | 'PATCH' | 'DELETE',
-  path: `/${string}`,
-  summary: string,
-  description: string,
-  errors: readonly ErrorCode[] = ['UPSTREAM_ERROR'],
-): ProcedureMeta {
-  return { openapi: { method, path, tags: TAGS, summary, description }, scopes: WRITE, role: 'member', errors };
-}
 
 // The static /preview is declared before /{bucketId} routes, which would otherwise swallow it.
 export const objectStorageRouter = router({
