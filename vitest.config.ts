@@ -10,6 +10,12 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Tests call /v1 far faster than anyone should; the rate-limit tests set their own budgets.
-    env: { LOG_LEVEL: 'silent', NODE_ENV: 'test', NEXT_TELEMETRY_DISABLED: '1', RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '1000000' },
+    env: {
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      NODE_ENV: 'test',
+      NEXT_TELEMETRY_DISABLED: '1',
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      RATE_LIMIT_ANONYMOUS_PER_MINUTE: '1000000',
+    },
   },
 });

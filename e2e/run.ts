@@ -8,6 +8,7 @@
  * E2E_SKIP_BUILD=1 reuses the existing build. Arguments are passed on to `playwright test`.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,6 +22,8 @@ const REDIS_PORT_RANGE = '28600-28699';
 
 async function main(): Promise<number> {
   mkdirSync(OUTPUT_DIR, { recursive: true });
+  // The server and the journeys share it: the apps journey signs git host 1's push events with the secret derived from it.
+  process.env.AUTH_SECRET ??= randomBytes(48).toString('base64url');
   if (process.env.E2E_SKIP_BUILD !== '1') {
     // What `npm start` runs: the Next build and the compiled server, rebuilt when older than their sources.
     const built = await buildApp();
@@ -120,6 +123,8 @@ function startServer(
     // without it the databases journey skips. The run's PgBouncer listens on a port of its own.
     DATABASES_ADMIN_URL: process.env.TEST_TENANT_CLUSTER_URL ?? '',
     DATABASES_POOL_PORT: String(databasesPoolPort),
+    // Simulated builds step quickly, so the apps journey watches a deployment go live in seconds.
+    BUILD_SIM_STEP_MS: process.env.BUILD_SIM_STEP_MS ?? '200',
   };
   // The suite reads mail from the dev mailbox, which only exists without SMTP.
   delete env.SMTP_URL;

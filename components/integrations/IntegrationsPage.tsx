@@ -1,8 +1,8 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { usePathname, useRouter } from 'next/navigation';
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import type { GitHost } from '@/db/schema/gitIntegrations';
 import { formatDate, formatDateTime } from '../format';
 import { projectPath } from '../projects/areas';
 import { hasRole, useProject } from '../projects/ProjectContext';
@@ -23,12 +23,28 @@ import { useToast } from '../ui/Toast';
 import { CONNECTION_LABELS, oauthConnectUrl, type DnsProviderInfo, type DnsProviderStatus, type DnsRecordRules } from './dnsProvider';
 import { DnsSimulatorNotice } from './DnsSimulatorNotice';
 import { DnsZones } from './DnsZones';
+import { GitHostCards, gitHostOutcome } from './GitHostCards';
+import type { GitHostOutcome, GitHostsInfo, GitRepositoryView, UpstreamInfo } from './gitHosts';
+import { ImageHubCard } from './ImageHubCard';
+import { OutcomeAlert, type RoundTripOutcome } from './OutcomeAlert';
+import { RepositoryBrowser } from './RepositoryBrowser';
+import { RepositoryPicker } from './RepositoryPicker';
 import styles from './integrations.module.css';
 
 /** What the OAuth callback appends to the page it returns to (`?dns-provider=…`). */
 export type OAuthOutcome = 'connected' | 'denied' | 'error';
 
-export function IntegrationsPage({ provider, rules, oauthOutcome }: { provider: DnsProviderInfo; rules: DnsRecordRules; oauthOutcome: OAuthOutcome | null }) {
+export interface IntegrationsPageProps {
+  provider: DnsProviderInfo;
+  rules: DnsRecordRules;
+  oauthOutcome: OAuthOutcome | null;
+  gitHosts: GitHostsInfo;
+  imageHub: UpstreamInfo;
+  /** How a git host's connect round trip ended, when the page is where it returned. */
+  gitHostReturn: { host: GitHost; outcome: GitHostOutcome } | null;
+}
+
+export function IntegrationsPage({ provider, rules, oauthOutcome, gitHosts, imageHub, gitHostReturn }: IntegrationsPageProps) {
   const project = useProject();
   const trpc = useTRPC();
   const status = useQuery(trpc.dnsProvider.status.queryOptions({ projectId: project.id }));
@@ -38,29 +54,89 @@ export function IntegrationsPage({ provider, rules, oauthOutcome }: { provider: 
       <PageHeader
         eyebrow={project.name}
         title="Integrations"
-        description="Accounts you hold elsewhere, connected to this project. Connect your DNS provider to manage its zones here and to publish domain verification records in one click."
+        description="Accounts you hold elsewhere, connected to this project: the git hosts your apps build from, your image hub account, and your DNS provider, whose zones you manage here."
       />
       <div className="stack-lg">
-        {oauthOutcome ? <OAuthOutcomeAlert outcome={oauthOutcome} /> : null}
-        <DnsSimulatorNotice provider={provider} />
-        {status.isPending ? (
-          <Card title="DNS provider">
-            <Skeleton height={120} />
-          </Card>
-        ) : status.isError ? (
-          <LoadFailed title="The DNS provider connection could not be loaded" error={status.error} retry={status.refetch} retrying={status.isFetching} />
-        ) : (
-          <>
-            <DnsProviderCard status={status.data} />
-            {status.data.connected ? <DnsZones rules={rules} /> : null}
-          </>
-        )}
+        {oauthOutcome ? <OutcomeAlert outcome={DNS_OUTCOMES[oauthOutcome]} /> : null}
+        {gitHostReturn ? <OutcomeAlert outcome={gitHostOutcome(gitHostReturn.host, gitHostReturn.outcome)} /> : null}
+        <GitHostsSection info={gitHosts} />
+        <Section title="Container images" description="Images your servers and apps pull from the public image hub, private ones included.">
+          <ImageHubCard info={imageHub} />
+        </Section>
+        <Section title="DNS" description="Connect your DNS provider to manage its zones here and to publish domain verification records in one click.">
+          <DnsSimulatorNotice provider={provider} />
+          {status.isPending ? (
+            <Card title="DNS provider">
+              <Skeleton height={120} />
+            </Card>
+          ) : status.isError ? (
+            <LoadFailed title="The DNS provider connection could not be loaded" error={status.error} retry={status.refetch} retrying={status.isFetching} />
+          ) : (
+            <>
+              <DnsProviderCard status={status.data} />
+              {status.data.connected ? <DnsZones rules={rules} /> : null}
+            </>
+          )}
+        </Section>
       </div>
     </main>
   );
 }
 
-const OUTCOMES: Record<OAuthOutcome, { tone: 'success' | 'warning' | 'danger'; title: string; text: string }> = {
+function Section({ title, description, children }: { title: string; description: string; children: ReactNode }) {
+  const headingId = useId();
+  return (
+    <section className={styles.section} aria-labelledby={headingId}>
+      <header className={styles.sectionHeader}>
+        <h2 id={headingId} className={styles.sectionTitle}>
+          {title}
+        </h2>
+        <p className={styles.sectionDescription}>{description}</p>
+      </header>
+      {children}
+    </section>
+  );
+}
+
+/** The hosts, the picker of a connected host's repositories, and the repository chosen in it. */
+function GitHostsSection({ info }: { info: GitHostsInfo }) {
+  const [picking, setPicking] = useState<GitHost | null>(null);
+  const [browsing, setBrowsing] = useState<{ host: GitHost; repository: GitRepositoryView } | null>(null);
+  const browserRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (browsing) browserRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  }, [browsing]);
+
+  return (
+    <Section
+      title="Git hosts"
+      description="Where your apps’ code lives. Connect a host to create apps from its repositories; each push to an app’s branch deploys it again."
+    >
+      <GitHostCards info={info} onBrowse={setPicking} />
+      <RepositoryPicker
+        host={picking}
+        onClose={() => setPicking(null)}
+        onPick={(repository) => {
+          if (picking) setBrowsing({ host: picking, repository });
+          setPicking(null);
+        }}
+      />
+      {browsing ? (
+        <div ref={browserRef} className={styles.browserAnchor}>
+          <RepositoryBrowser
+            key={`${browsing.host}:${browsing.repository.fullName}`}
+            host={browsing.host}
+            repository={browsing.repository}
+            onClose={() => setBrowsing(null)}
+          />
+        </div>
+      ) : null}
+    </Section>
+  );
+}
+
+const DNS_OUTCOMES: Record<OAuthOutcome, RoundTripOutcome> = {
   connected: { tone: 'success', title: 'Your DNS provider is connected', text: 'Its zones are listed below.' },
   denied: { tone: 'warning', title: 'The DNS provider was not connected', text: 'Access was not granted on the provider’s page. Nothing changed.' },
   error: {
@@ -69,26 +145,6 @@ const OUTCOMES: Record<OAuthOutcome, { tone: 'success' | 'warning' | 'danger'; t
     text: 'The provider did not complete the sign-in. Try again, or connect with an API token.',
   },
 };
-
-/** The OAuth round trip ends on this page; its outcome is said once and the marker removed from the address when dismissed. */
-function OAuthOutcomeAlert({ outcome }: { outcome: OAuthOutcome }) {
-  const router = useRouter();
-  const pathname = usePathname();
-  const { tone, title, text } = OUTCOMES[outcome];
-  return (
-    <Alert
-      tone={tone}
-      title={title}
-      action={
-        <Button size="sm" variant="ghost" onClick={() => router.replace(pathname)}>
-          Dismiss
-        </Button>
-      }
-    >
-      {text}
-    </Alert>
-  );
-}
 
 function DnsProviderCard({ status }: { status: DnsProviderStatus }) {
   const project = useProject();

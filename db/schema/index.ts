@@ -24,3 +24,6 @@ export * from './objectStorage';
 export * from './containerRegistry';
 export * from './hosting';
 export * from './databases';
+export * from './gitIntegrations';
+export * from './apps';
+export * from './gitHostSimulator';

@@ -102,6 +102,8 @@ export const oauthStates = pgTable('oauth_states', {
     .references(() => users.id, { onDelete: 'cascade' }),
   /** The relative panel path to return to. */
   returnTo: text('return_to').notNull(),
+  /** What the round trip carries beyond the project and user (an installation to prove access to). */
+  payload: jsonb('payload').$type<Record<string, string>>(),
   expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),

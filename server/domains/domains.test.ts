@@ -55,6 +55,7 @@ describe('the list of domains', () => {
     expect(PANEL_AREAS.resources.map((a) => a.segment)).toEqual([
       'servers',
       'domains',
+      'apps',
       'ssh-keys',
       'redis',
       'databases',

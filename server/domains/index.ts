@@ -1,5 +1,6 @@
 import { accountsDomain } from './accounts';
 import { apiKeysDomain } from './apiKeys';
+import { appsDomain } from './apps';
 import { auditDomain } from './audit';
 import { billingDomain } from './billing';
 import { catalogDomain } from './catalog';
@@ -34,6 +35,7 @@ export const DOMAINS = [
   billingDomain,
   sshKeysDomain,
   serversDomain,
+  appsDomain,
   redisDomain,
   domainsDomain,
   integrationsDomain,

@@ -12,7 +12,7 @@ beforeAll(async () => {
   grant = { purpose: 'dns-provider', projectId, userId: user.id, returnTo: '/projects/p/integrations' };
 });
 
-async function refused(state: string, purpose = 'dns-provider', now?: Date): Promise<void> {
+async function refused(state: string, purpose: string | readonly string[] = 'dns-provider', now?: Date): Promise<void> {
   await expect(consumeOAuthState(state, purpose, now)).rejects.toMatchObject({
     code: 'LINK_EXPIRED',
     message: 'This authorisation link is invalid, expired or already used; start connecting again',
@@ -23,7 +23,7 @@ describe('OAuth states', () => {
   it('gives back the grant it was issued for, once', async () => {
     const state = await issueOAuthState(grant);
     expect(state).toMatch(/^[A-Za-z0-9_-]{32}\.[A-Za-z0-9_-]{43}$/);
-    expect(await consumeOAuthState(state, 'dns-provider')).toEqual(grant);
+    expect(await consumeOAuthState(state, 'dns-provider')).toMatchObject(grant);
     await refused(state);
   });
 
@@ -39,14 +39,24 @@ describe('OAuth states', () => {
     const issuedAt = new Date('2026-11-24T10:00:00Z');
     const lastMoment = new Date(issuedAt.getTime() + OAUTH_STATE_TTL_MS - 1);
     expect(OAUTH_STATE_TTL_MS).toBe(600_000);
-    expect(await consumeOAuthState(await issueOAuthState(grant, issuedAt), 'dns-provider', lastMoment)).toEqual(grant);
+    expect(await consumeOAuthState(await issueOAuthState(grant, issuedAt), 'dns-provider', lastMoment)).toMatchObject(grant);
     await refused(await issueOAuthState(grant, issuedAt), 'dns-provider', new Date(issuedAt.getTime() + OAUTH_STATE_TTL_MS));
   });
 
   it('refuses a state issued for another purpose, and leaves it usable for its own', async () => {
     const state = await issueOAuthState(grant);
     await refused(state, 'git-host-1');
-    expect(await consumeOAuthState(state, 'dns-provider')).toEqual(grant);
+    expect(await consumeOAuthState(state, 'dns-provider')).toMatchObject(grant);
+  });
+
+  it('carries a payload and the issue time, and is taken for any of several purposes', async () => {
+    const issuedAt = new Date(Date.now() - 5_000);
+    const carrying = { ...grant, purpose: 'git-host-1-proof', payload: { installationId: '4242' } };
+    const consumed = await consumeOAuthState(await issueOAuthState(carrying, issuedAt), ['git-host-1', 'git-host-1-proof']);
+    expect(consumed).toEqual({ ...carrying, issuedAt });
+    const plain = await consumeOAuthState(await issueOAuthState(grant), ['git-host-1', 'dns-provider']);
+    expect(plain).not.toHaveProperty('payload');
+    await refused(await issueOAuthState(grant), ['git-host-1', 'git-host-2']);
   });
 
   it('refuses forged, truncated and malformed states before reading the database', async () => {
@@ -65,7 +75,7 @@ describe('OAuth states', () => {
     ]) {
       await refused(bad);
     }
-    expect(await consumeOAuthState(state, 'dns-provider')).toEqual(grant);
+    expect(await consumeOAuthState(state, 'dns-provider')).toMatchObject(grant);
   });
 
   it('purges states past their expiry only', async () => {
@@ -74,7 +84,7 @@ describe('OAuth states', () => {
     const live = await issueOAuthState(grant, now);
     expect(await purgeExpiredOAuthStates(now)).toBeGreaterThanOrEqual(1);
     expect(await purgeExpiredOAuthStates(now)).toBe(0);
-    expect(await consumeOAuthState(live, 'dns-provider', now)).toEqual(grant);
+    expect(await consumeOAuthState(live, 'dns-provider', now)).toMatchObject(grant);
   });
 });
 

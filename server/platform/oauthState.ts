@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { and, eq, gt, isNull, lt } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt } from 'drizzle-orm';
 import { getDb } from '../../db';
 import { oauthStates } from '../../db/schema';
 import { getConfig } from './config';
@@ -20,6 +20,12 @@ export interface OAuthStateGrant {
   userId: string;
   /** A relative panel path (see `safeReturnPath`). */
   returnTo: string;
+  /** What else the round trip must carry to its end (an installation whose access is to be proved). */
+  payload?: Record<string, string>;
+}
+
+export interface ConsumedOAuthState extends OAuthStateGrant {
+  issuedAt: Date;
 }
 
 const sign = (random: string) => createHmac('sha256', getConfig().AUTH_SECRET).update(`oauth-state\n${random}`).digest('base64url');
@@ -32,8 +38,8 @@ export async function issueOAuthState(grant: OAuthStateGrant, now = new Date()):
   return `${random}.${sign(random)}`;
 }
 
-/** The grant a state was issued for, consumed by this call; 400 LINK_EXPIRED for anything else. */
-export async function consumeOAuthState(state: string, purpose: string, now = new Date()): Promise<OAuthStateGrant> {
+/** The grant a state was issued for (for one of `purposes`), consumed by this call; 400 LINK_EXPIRED for anything else. */
+export async function consumeOAuthState(state: string, purposes: string | readonly string[], now = new Date()): Promise<ConsumedOAuthState> {
   const refused = new AppError('LINK_EXPIRED', 'This authorisation link is invalid, expired or already used; start connecting again');
   const [random, signature] = state.split('.');
   if (!random || !signature || state.split('.').length !== 2) throw refused;
@@ -44,10 +50,24 @@ export async function consumeOAuthState(state: string, purpose: string, now = ne
   const [row] = await db
     .update(oauthStates)
     .set({ usedAt: now })
-    .where(and(eq(oauthStates.id, idOf(random)), eq(oauthStates.purpose, purpose), isNull(oauthStates.usedAt), gt(oauthStates.expiresAt, now)))
+    .where(
+      and(
+        eq(oauthStates.id, idOf(random)),
+        inArray(oauthStates.purpose, typeof purposes === 'string' ? [purposes] : [...purposes]),
+        isNull(oauthStates.usedAt),
+        gt(oauthStates.expiresAt, now),
+      ),
+    )
     .returning();
   if (!row) throw refused;
-  return { purpose: row.purpose, projectId: row.projectId, userId: row.userId, returnTo: row.returnTo };
+  return {
+    purpose: row.purpose,
+    projectId: row.projectId,
+    userId: row.userId,
+    returnTo: row.returnTo,
+    ...(row.payload ? { payload: row.payload } : {}),
+    issuedAt: row.createdAt,
+  };
 }
 
 /** States past their expiry are useless; the maintenance job removes them. */

@@ -13,7 +13,7 @@ import { refuseUnstorableText } from './storableText';
 
 export interface ProcedureMeta extends OpenApiMeta, AccessRules {
   /** HTTP status of a successful REST call: 201 for creations, 204 for empty answers. */
-  successStatus?: 200 | 201 | 204;
+  successStatus?: 200 | 201 | 202 | 204;
   /** Cache-Control of a successful REST answer, for responses identical for every caller (the catalogue). */
   cacheControl?: string;
   /** A page of ours (a path such as `/docs/ssh-keys`) that every refusal of the operation links to as `docsUrl`, authentication ones included. */
@@ -34,6 +34,11 @@ export interface ProcedureMeta extends OpenApiMeta, AccessRules {
    * whose shape depends on the payments mode); the document shows this one.
    */
   requestBody?: () => z.ZodType;
+  /**
+   * The path's last parameter takes the rest of the path, slashes included, and may be absent
+   * (`…/contents/{path}` also answers `…/contents` with no `path`): a file path in a repository.
+   */
+  trailingPathParam?: string;
 }
 
 const t = initTRPC

@@ -122,6 +122,11 @@ function requestFor(op: DocumentedOperation, world: World): { body?: unknown; qu
     'PATCH /projects/{projectId}/storage/container-registry/{id}': { body: { scanOnPush: false } },
     'POST /projects/{projectId}/storage/container-registry/{id}/repositories': { body: { name: `walk-${walks}` } },
     'PATCH /projects/{projectId}/storage/container-registry/{id}/repositories/{repoId}': { body: { gcKeepLastN: 5 } },
+    'POST /projects/{projectId}/apps': {
+      body: { name: `walk-${walks}`, gitHost: 'git-host-1', repository: 'demo-user/hello-node', branch: 'main', fromTemplate: true },
+    },
+    'GET /projects/{projectId}/apps/preview': { query: '?instanceSize=apps-s-1vcpu-1gb&instances=2' },
+    'PATCH /projects/{projectId}/apps/{appId}': { body: { autoDeploy: false } },
   };
   return samples[label(op)] ?? (op.method === 'GET' || op.method === 'DELETE' ? {} : { body: {} });
 }

@@ -8,11 +8,14 @@ import { api } from '../helpers';
 import { documentedCodes, documentedStatuses, findOperation, label, operationsOf, responseAt, type DocumentedOperation } from '../openapiDocument';
 
 const doc = restApi.openApiDocument();
-const operations = operationsOf(doc);
-const writes = operations.filter((op) => op.method !== 'GET');
-const reads = operations.filter((op) => op.method === 'GET');
 const procedureRoutes = restApi.routes.filter((r): r is ProcedureRoute => r.kind === 'procedure');
 const routeOf = (op: DocumentedOperation) => procedureRoutes.find((r) => r.method === op.method && r.path === op.path)!;
+const allOperations = operationsOf(doc);
+/** Raw routes (redirects, callbacks, webhooks) are documented too, but take no Idempotency-Key nor JSON input of their own. */
+const rawOperations = allOperations.filter((op) => !procedureRoutes.some((r) => r.method === op.method && r.path === op.path));
+const operations = allOperations.filter((op) => !rawOperations.includes(op));
+const writes = operations.filter((op) => op.method !== 'GET');
+const reads = operations.filter((op) => op.method === 'GET');
 
 /** Every object of the document with the keys that lead to it. */
 function* nodes(value: unknown, at: string[] = []): Generator<[string[], Record<string, unknown>]> {
@@ -43,7 +46,7 @@ describe('GET /v1/openapi.json', () => {
     expect(responseAt(served, getProject, 200)).toMatchObject({
       content: { 'application/json': { schema: { properties: { success: { const: true }, data: expect.any(Object) } } } },
     });
-    expect((getProject.operation.responses as Record<string, unknown>)['401']).toEqual({ $ref: '#/components/responses/Error401' });
+    expect(documentedCodes(served, getProject, 401)).toEqual(['UNAUTHORIZED']);
     expect(documentedCodes(served, getProject, 422)).toEqual(['VALIDATION_ERROR']);
     expect(documentedStatuses(getProject)).not.toContain(400);
   });
@@ -54,7 +57,7 @@ describe('the document describes every answer', () => {
     const takesKey = (op: DocumentedOperation) =>
       ((op.operation.parameters as Array<{ $ref?: string }> | undefined) ?? []).some((p) => p.$ref === '#/components/parameters/IdempotencyKey');
     expect(writes.filter((op) => !takesKey(op)).map(label)).toEqual([]);
-    expect(reads.filter(takesKey).map(label)).toEqual([]);
+    expect([...reads, ...rawOperations].filter(takesKey).map(label)).toEqual([]);
     expect(doc.components?.parameters?.IdempotencyKey).toMatchObject({
       name: 'Idempotency-Key',
       in: 'header',
@@ -78,7 +81,11 @@ describe('the document describes every answer', () => {
     expect(doc.components?.headers?.RateLimitPolicy).toMatchObject({ schema: { type: 'string' } });
   });
 
-  it('lists 429 RATE_LIMITED, 422 and 500 on every operation', () => {
+  it('lists 429 RATE_LIMITED, 422 and 500 on every operation (422 where it takes input)', () => {
+    for (const op of rawOperations) {
+      expect(documentedCodes(doc, op, 429), label(op)).toEqual(['RATE_LIMITED']);
+      expect(documentedCodes(doc, op, 500), label(op)).toEqual(['INTERNAL_ERROR']);
+    }
     for (const op of operations) {
       expect(documentedCodes(doc, op, 429), label(op)).toEqual(['RATE_LIMITED']);
       expect(documentedCodes(doc, op, 422), label(op)).toContain('VALIDATION_ERROR');
@@ -219,11 +226,50 @@ describe('the document is as strict as the server', () => {
     for (const sample of samples) expect(documented.test(sample), sample).toBe(emailSchema.safeParse(sample).success);
   });
 
-  it('limits every path parameter to 200 characters', () => {
+  it('limits every path parameter to 200 characters, and a rest-of-path one to 1024', () => {
+    const restOfPath: string[] = [];
     for (const op of operations) {
-      for (const parameter of (op.operation.parameters as Array<{ in?: string; name?: string; schema?: Record<string, unknown> }>) ?? []) {
-        if (parameter.in === 'path') expect(parameter.schema, `${label(op)} ${parameter.name}`).toMatchObject({ type: 'string', minLength: 1, maxLength: 200 });
+      for (const parameter of (op.operation.parameters as Array<{
+        in?: string;
+        name?: string;
+        schema?: Record<string, unknown>;
+        'x-rest-of-path'?: boolean;
+      }>) ?? []) {
+        if (parameter.in !== 'path') continue;
+        if (parameter['x-rest-of-path']) {
+          restOfPath.push(label(op));
+          expect(parameter.schema, `${label(op)} ${parameter.name}`).toEqual({ type: 'string', maxLength: 1024 });
+        } else {
+          expect(parameter.schema, `${label(op)} ${parameter.name}`).toMatchObject({ type: 'string', minLength: 1, maxLength: 200 });
+        }
       }
     }
+    expect(restOfPath).toEqual(
+      expect.arrayContaining([
+        'GET /projects/{projectId}/integrations/git-host-1/repos/{owner}/{repo}/contents/{path}',
+        'GET /projects/{projectId}/integrations/git-host-3/repos/{project}/contents/{path}',
+      ]),
+    );
+  });
+
+  it('documents the raw routes: redirects with their Location, public returns and webhooks, and the access of the rest', () => {
+    const byLabel = new Map(rawOperations.map((op) => [label(op), op]));
+    for (const host of ['git-host-1', 'git-host-2', 'git-host-3']) {
+      const connect = byLabel.get(`GET /projects/{projectId}/integrations/${host}/connect`);
+      expect(connect?.operation, host).toMatchObject({ 'x-required-scopes': ['integrations:read', 'integrations:write'], 'x-required-role': 'member' });
+      expect(responseAt(doc, connect!, 302)?.headers, host).toHaveProperty('Location');
+      const webhook = byLabel.get(`POST /integrations/${host}/webhook`)!;
+      expect(webhook.operation.security, host).toEqual([]);
+      expect(
+        documentedStatuses(webhook)
+          .filter((s) => s < 300)
+          .sort(),
+        host,
+      ).toEqual([200, 202]);
+      expect(documentedCodes(doc, webhook, 401), host).toEqual(['SIGNATURE_INVALID']);
+      expect(documentedCodes(doc, byLabel.get(`GET /integrations/${host}/callback`)!, 400), host).toContain('LINK_EXPIRED');
+    }
+    expect(byLabel.get('GET /integrations/git-host-1/setup')?.operation.security).toEqual([]);
+    for (const op of rawOperations) expect(op.operation.security, label(op)).toBeDefined();
   });
 });

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { restApi } from '../../server/app';
+import type { ProcedureRoute } from '../../server/platform/rest/routeTable';
 import { databaseFingerprint } from '../db';
 import { api, createProject, createUser, ORIGIN } from '../helpers';
 
@@ -76,28 +77,29 @@ describe('literal routes', () => {
 });
 
 describe('path parameter lengths', () => {
-  const procedures = restApi.routes.filter((r) => r.kind === 'procedure' && r.path.includes('{'));
+  const procedures = restApi.routes.filter((r): r is ProcedureRoute => r.kind === 'procedure' && r.path.includes('{'));
   const bodyOf = (method: string) => (method === 'GET' || method === 'DELETE' ? undefined : { name: 'renamed' });
 
-  it('are counted on the decoded value: 70 percent-encoded characters fit a 200-character parameter, 201 do not', async () => {
+  it('are counted on the decoded value: 70 percent-encoded characters fit a 200-character parameter, 201 do not (1024 and 1025 for a rest-of-path one)', async () => {
     const owner = await createUser();
     const { projectId } = await createProject(owner);
     const before = await databaseFingerprint();
     const fits = encodeURIComponent('é'.repeat(70));
-    const tooLong = encodeURIComponent('é'.repeat(201));
     let sent = 0;
     for (const route of procedures) {
       for (const target of [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!)) {
+        const limit = route.meta.trailingPathParam === target ? 1024 : 200;
+        const tooLong = encodeURIComponent('é'.repeat(limit + 1));
         const url = (value: string) =>
           `/v1${route.path.replace(/\{(\w+)\}/g, (_, name: string) => (name === target ? value : name === 'projectId' ? projectId : 'x'))}`;
         const accepted = await rawCall(route.method, url(fits), owner.cookie, bodyOf(route.method));
         expect(accepted.body.error?.fields?.[target], `${route.method} ${route.path}: ${target} of 70 characters`).toBeUndefined();
         const refused = await rawCall(route.method, url(tooLong), owner.cookie, bodyOf(route.method));
-        expect({ status: refused.status, code: refused.body.error?.code }, `${route.method} ${route.path}: ${target} of 201 characters`).toEqual({
+        expect({ status: refused.status, code: refused.body.error?.code }, `${route.method} ${route.path}: ${target} of ${limit + 1} characters`).toEqual({
           status: 422,
           code: 'VALIDATION_ERROR',
         });
-        expect(refused.body.error?.fields?.[target]).toBe(`${target} must be at most 200 characters`);
+        expect(refused.body.error?.fields?.[target]).toBe(`${target} must be at most ${limit} characters`);
         sent += 2;
       }
     }

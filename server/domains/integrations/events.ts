@@ -31,4 +31,29 @@ export const integrationEvents: readonly EventDeclaration[] = [
     description: 'A DNS record of the connected account was deleted.',
     example: { zoneId: 'zone_1a2b3c', recordId: 'rec_4d5e6f', by: 'usr_3n5b7v9c1x2z4a6s' },
   },
+  {
+    type: 'git_host.connected',
+    description: 'A git host account was connected to the project (an installation linked on git host 1, an OAuth grant on git host 2 or 3).',
+    example: { host: 'git-host-1', account: 'acme-labs', by: 'usr_3n5b7v9c1x2z4a6s' },
+  },
+  {
+    type: 'git_host.disconnected',
+    description: 'The project was disconnected from a git host; its push webhooks there were removed.',
+    example: { host: 'git-host-2', by: 'usr_3n5b7v9c1x2z4a6s' },
+  },
+  {
+    type: 'git_host.installation_removed',
+    description: 'The platform’s app was uninstalled from an account on git host 1, detaching it from the project.',
+    example: { host: 'git-host-1', installationId: '48213377', reason: 'uninstalled' },
+  },
+  {
+    type: 'image_hub.connected',
+    description: 'An image hub account was connected to the project (or replaced the earlier one).',
+    example: { username: 'acme', by: 'usr_3n5b7v9c1x2z4a6s' },
+  },
+  {
+    type: 'image_hub.disconnected',
+    description: "The project's image hub credential was removed.",
+    example: { by: 'usr_3n5b7v9c1x2z4a6s' },
+  },
 ];

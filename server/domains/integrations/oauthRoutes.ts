@@ -1,6 +1,7 @@
 import type { Scope } from '../../platform/auth/scopes';
 import { AppError } from '../../platform/errors';
 import type { RawRoute } from '../../platform/rest/rawRoutes';
+import { CONNECT_OAUTH } from './docs';
 import { DNS_OAUTH_CALLBACK_PATH, completeOAuth, startOAuth } from './service';
 
 const WRITE: Scope[] = ['integrations:read', 'integrations:write'];
@@ -12,6 +13,14 @@ export const dnsOAuthConnectRoute: RawRoute = {
   method: 'GET',
   path: '/projects/{projectId}/integrations/dns-provider/connect/oauth',
   access: { kind: 'project', scopes: WRITE, role: 'member' },
+  docs: {
+    tags: ['Integrations'],
+    summary: 'Connect the DNS provider through OAuth',
+    description: CONNECT_OAUTH,
+    query: { redirect: { description: 'A relative panel path to return to; anything else returns to the integration page' } },
+    responses: { 302: { description: 'To the provider’s consent page' } },
+    errors: ['NOT_FOUND'],
+  },
   async handle(request, caller) {
     if (!caller.grant || !caller.actor) throw new AppError('UNAUTHORIZED', 'Authentication required');
     return redirectTo(await startOAuth(caller.grant.project.id, caller.actor.userId, request.query.get('redirect') ?? undefined));
@@ -26,6 +35,19 @@ export const dnsOAuthCallbackRoute: RawRoute = {
   method: 'GET',
   path: DNS_OAUTH_CALLBACK_PATH,
   access: { kind: 'public' },
+  docs: {
+    tags: ['Integrations'],
+    summary: 'DNS provider OAuth return',
+    description:
+      'Public: the provider’s OAuth return. The signed single-use state is checked and consumed (400 LINK_EXPIRED otherwise), the code traded for a token that is checked and stored encrypted; then back to the panel path with `dns-provider=connected`, `denied` or `error`.',
+    query: {
+      state: { description: 'The signed single-use state of the round trip', required: true },
+      code: { description: 'The provider’s authorisation code' },
+      error: { description: 'Set by the provider when the user refused' },
+    },
+    responses: { 302: { description: 'Back to the panel with the outcome marker' } },
+    errors: ['LINK_EXPIRED'],
+  },
   async handle(request) {
     const location = await completeOAuth(request.query.get('code'), request.query.get('state'), request.query.get('error'));
     return redirectTo(location);

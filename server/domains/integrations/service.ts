@@ -7,6 +7,7 @@ import { AppError, invalidField, validationError } from '../../platform/errors';
 import { emit } from '../../platform/events';
 import { consumeOAuthState, issueOAuthState, safeReturnPath } from '../../platform/oauthState';
 import { dnsRecordInputSchema, getDnsProvider, recordInZone, type DnsRecord, type DnsRecordInput, type DnsZone } from '../../providers/dns';
+import { withMarker } from './returnPaths';
 import { DNS_CONNECTED_MARKER, type DnsProviderStatus, type DnsRecordView } from './schema';
 
 /** What the OAuth round trip is recorded as. */
@@ -53,7 +54,7 @@ export async function startOAuth(projectId: string, actorUserId: string, redirec
  */
 export async function completeOAuth(code: string | null, state: string | null, providerError: string | null): Promise<string> {
   const grant = await consumeOAuthState(state ?? '', DNS_OAUTH_PURPOSE);
-  const back = (outcome: string) => withQuery(grant.returnTo, DNS_CONNECTED_MARKER, outcome);
+  const back = (outcome: string) => withMarker(grant.returnTo, DNS_CONNECTED_MARKER, outcome);
   const oauth = getDnsProvider().oauth;
   if (!oauth || providerError || !code) return back('denied');
   let accessToken: string;
@@ -259,10 +260,4 @@ function callbackUrl(): string {
 
 export function integrationPagePath(projectId: string): string {
   return `/projects/${encodeURIComponent(projectId)}/integrations`;
-}
-
-function withQuery(path: string, name: string, value: string): string {
-  const url = new URL(path, 'http://return.invalid');
-  url.searchParams.set(name, value);
-  return `${url.pathname}${url.search}${url.hash}`;
 }

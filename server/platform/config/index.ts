@@ -500,6 +500,85 @@ const envSchema = z
           }),
         ),
       ),
+    /** `simulator` holds seeded accounts and repositories in this process and database; `github` calls GitHub's REST API as the platform's GitHub App. */
+    GIT_HOST_1_PROVIDER: z.enum(['simulator', 'github']).default('simulator'),
+    GIT_HOST_1_API_URL: z.url({ protocol: /^https?$/, message: 'GIT_HOST_1_API_URL must be an http:// or https:// URL' }).default('https://api.github.com'),
+    /** Where users install the app and grant OAuth (`/apps/<slug>/installations/new`, `/login/oauth/…`). */
+    GIT_HOST_1_WEB_URL: z.url({ protocol: /^https?$/, message: 'GIT_HOST_1_WEB_URL must be an http:// or https:// URL' }).default('https://github.com'),
+    GIT_HOST_1_APP_ID: z
+      .string()
+      .min(1)
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    GIT_HOST_1_APP_SLUG: z
+      .string()
+      .min(1)
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    /** The app's private key (PEM; `\\n` for line breaks is accepted) that signs its JWTs. */
+    GIT_HOST_1_PRIVATE_KEY: z
+      .string()
+      .min(1)
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    GIT_HOST_1_CLIENT_ID: z
+      .string()
+      .min(1)
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    GIT_HOST_1_CLIENT_SECRET: z
+      .string()
+      .min(1)
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    /** The app's webhook secret; the simulator derives one from AUTH_SECRET when unset. */
+    GIT_HOST_1_WEBHOOK_SECRET: z
+      .string()
+      .min(1)
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    /** The container registry host of the app's packages. */
+    GIT_HOST_1_PACKAGES_REGISTRY: z.string().min(1).default('ghcr.io'),
+    /** `simulator` or `bitbucket` (Bitbucket Cloud's API 2.0 with an OAuth consumer). */
+    GIT_HOST_2_PROVIDER: z.enum(['simulator', 'bitbucket']).default('simulator'),
+    GIT_HOST_2_API_URL: z
+      .url({ protocol: /^https?$/, message: 'GIT_HOST_2_API_URL must be an http:// or https:// URL' })
+      .default('https://api.bitbucket.org/2.0'),
+    GIT_HOST_2_WEB_URL: z.url({ protocol: /^https?$/, message: 'GIT_HOST_2_WEB_URL must be an http:// or https:// URL' }).default('https://bitbucket.org'),
+    GIT_HOST_2_CLIENT_ID: z
+      .string()
+      .min(1)
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    GIT_HOST_2_CLIENT_SECRET: z
+      .string()
+      .min(1)
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    /** The platform's private workspace that deployment copies are made in. */
+    GIT_HOST_2_DEPLOY_WORKSPACE: z.string().min(1).default('platform-deployments'),
+    /** `simulator` or `gitlab` (GitLab's API v4 with an OAuth application). */
+    GIT_HOST_3_PROVIDER: z.enum(['simulator', 'gitlab']).default('simulator'),
+    /** The instance's base URL; the API is below `/api/v4`. */
+    GIT_HOST_3_URL: z.url({ protocol: /^https?$/, message: 'GIT_HOST_3_URL must be an http:// or https:// URL' }).default('https://gitlab.com'),
+    GIT_HOST_3_CLIENT_ID: z
+      .string()
+      .min(1)
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    GIT_HOST_3_CLIENT_SECRET: z
+      .string()
+      .min(1)
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    /** The platform's private group that deployment copies are made in. */
+    GIT_HOST_3_DEPLOY_GROUP: z.string().min(1).default('platform-deployments'),
+    GIT_API_TIMEOUT_SECONDS: z.coerce.number().min(1).max(300).default(30),
+    /** `simulator` or `dockerhub` (Docker Hub's API v2). */
+    IMAGE_HUB_PROVIDER: z.enum(['simulator', 'dockerhub']).default('simulator'),
+    IMAGE_HUB_API_URL: z.url({ protocol: /^https?$/, message: 'IMAGE_HUB_API_URL must be an http:// or https:// URL' }).default('https://hub.docker.com'),
+    /** How long each step of a simulated build takes. */
+    BUILD_SIM_STEP_MS: z.coerce.number().int().min(0).max(60_000).default(800),
   })
   .superRefine((env, ctx) => {
     if (env.PAYMENTS_PROVIDER === 'stripe') {
@@ -507,6 +586,17 @@ const envSchema = z
         if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: `${name} is required when PAYMENTS_PROVIDER=stripe` });
       }
     }
+    const required = (condition: boolean, names: readonly (keyof typeof env)[], because: string) => {
+      if (!condition) return;
+      for (const name of names) if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: `${String(name)} is required when ${because}` });
+    };
+    required(
+      env.GIT_HOST_1_PROVIDER === 'github',
+      ['GIT_HOST_1_APP_ID', 'GIT_HOST_1_APP_SLUG', 'GIT_HOST_1_PRIVATE_KEY', 'GIT_HOST_1_CLIENT_ID', 'GIT_HOST_1_CLIENT_SECRET', 'GIT_HOST_1_WEBHOOK_SECRET'],
+      'GIT_HOST_1_PROVIDER=github',
+    );
+    required(env.GIT_HOST_2_PROVIDER === 'bitbucket', ['GIT_HOST_2_CLIENT_ID', 'GIT_HOST_2_CLIENT_SECRET'], 'GIT_HOST_2_PROVIDER=bitbucket');
+    required(env.GIT_HOST_3_PROVIDER === 'gitlab', ['GIT_HOST_3_CLIENT_ID', 'GIT_HOST_3_CLIENT_SECRET'], 'GIT_HOST_3_PROVIDER=gitlab');
     if (env.INFRA_PROVIDER === 'droplets') {
       for (const name of ['INFRA_API_URL', 'INFRA_API_TOKEN'] as const) {
         if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: `${name} is required when INFRA_PROVIDER=droplets` });

@@ -110,12 +110,13 @@ export function createRestApi(options: { router: AnyRouter; rawRoutes?: readonly
     baseHeaders: Record<string, string>,
   ): Promise<RestResponse> {
     const params: Record<string, string> = {};
-    for (const [name, value] of Object.entries(route.pattern.exec(path)?.groups ?? {})) params[name] = decodePathParam(value);
+    const groups = matchedParams(route.pattern, path);
+    for (const [name, value] of Object.entries(groups)) params[name] = decodePathParam(value);
     refuseUnstorableText(params);
     let input: Record<string, unknown> | undefined;
     if (route.takesInput) {
       const useBody = BODY_METHODS.has(route.method);
-      input = { ...((useBody ? body : queryInput(url)) as object), ...route.pattern.exec(path)?.groups };
+      input = { ...((useBody ? body : queryInput(url)) as object), ...groups };
       if (!useBody) {
         for (const key of route.arrayKeys) {
           if (input[key] !== undefined && !Array.isArray(input[key])) input[key] = [input[key]];
@@ -163,7 +164,7 @@ export function createRestApi(options: { router: AnyRouter; rawRoutes?: readonly
   ): Promise<RestResponse> {
     const { route } = entry;
     const params: Record<string, string> = {};
-    for (const [name, value] of Object.entries(entry.pattern.exec(path)?.groups ?? {})) params[name] = decodePathParam(value);
+    for (const [name, value] of Object.entries(matchedParams(entry.pattern, path))) params[name] = decodePathParam(value);
     refuseUnstorableText(params);
     const ctx = await createRequestContext(headerSource(request.headers, requestId, 'GET'), route.access.kind === 'public' ? 'GET' : method, 'rest', requester);
     const caller: RawRouteCaller = { actor: null, grant: null };
@@ -330,4 +331,10 @@ function headerSource(headers: RestRequest['headers'], requestId: string, method
       return header(headers, key) ?? null;
     },
   };
+}
+
+/** The path's parameters; an optional trailing one that did not match is left out rather than undefined. */
+function matchedParams(pattern: RegExp, path: string): Record<string, string> {
+  const groups = pattern.exec(path)?.groups ?? {};
+  return Object.fromEntries(Object.entries(groups).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }

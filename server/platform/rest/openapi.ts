@@ -4,7 +4,7 @@ import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { createSchema } from 'zod-openapi';
 import { getConfig } from '../config';
 import { ERROR_STATUS, type ErrorCode } from '../errors';
-import type { ProcedureRoute, Route } from './routeTable';
+import type { ProcedureRoute, RawRouteEntry, Route } from './routeTable';
 
 export type { OpenAPIObject };
 
@@ -32,6 +32,11 @@ const CODE_MEANINGS: Record<ErrorCode, string> = {
   VARIABLE_LIMIT_REACHED: 'the project holds as many variables as it may (all environments together); delete some first',
   DNS_PROVIDER_NOT_CONNECTED: 'the project has no DNS provider connected; connect one with an API token (or OAuth) first',
   DNS_CREDENTIAL_INVALID: 'the DNS provider refused the stored credential (revoked or expired); connect again',
+  GIT_HOST_NOT_CONNECTED: 'the project has no connection to this git host (or no linked installation); connect it first',
+  GIT_CREDENTIAL_INVALID: 'the git host refused the stored grant or installation (revoked, expired or uninstalled); connect again',
+  IMAGE_HUB_NOT_CONNECTED: 'the project has no image hub account connected; connect one with a username and access token first',
+  IMAGE_HUB_CREDENTIAL_INVALID: 'the image hub refused the stored access token (revoked or expired); connect again',
+  SIGNATURE_INVALID: 'an inbound webhook without a valid signature or token for its repository (missing header, wrong secret, altered body)',
   PAYLOAD_TOO_LARGE: 'the body is too large',
   UNSUPPORTED_MEDIA_TYPE: 'the body is not JSON (send Content-Type: application/json)',
   VALIDATION_ERROR: 'the body, path or query failed validation; `fields` names each failing field',
@@ -69,6 +74,9 @@ const COMPONENT_HEADERS: Json = {
   },
 };
 
+/** The longest rest-of-path parameter (a file path in a repository). */
+const MAX_TRAILING_PATH_LENGTH = 1024;
+
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 /** Every /v1 answer carries these. */
 const ANSWER_HEADERS = { 'RateLimit-Policy': headerRef('RateLimitPolicy'), RateLimit: headerRef('RateLimit'), 'X-Request-Id': headerRef('RequestId') };
@@ -102,10 +110,73 @@ export function createOpenApiDocument(router: AnyRouter, routes: readonly Route[
       },
     },
   });
-  return rewrite(
+  const rewritten = rewrite(
     doc,
     routes.filter((r): r is ProcedureRoute => r.kind === 'procedure'),
   );
+  for (const entry of routes) if (entry.kind === 'raw' && entry.route.docs) addRawOperation(rewritten, entry);
+  return rewritten;
+}
+
+/**
+ * A raw route (redirect, callback, webhook) in the document: its access rules, parameters and
+ * answers as its `docs` describe them, with the same error responses and markers as procedures.
+ */
+function addRawOperation(doc: OpenAPIObject, entry: RawRouteEntry): void {
+  const { route } = entry;
+  const docs = route.docs!;
+  const access = route.access;
+  const isPublic = access.kind === 'public';
+  const parameters: Json[] = [...entry.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+  for (const [name, q] of Object.entries(docs.query ?? {}))
+    parameters.push({ name, in: 'query', required: q.required ?? false, description: q.description, schema: { type: 'string' } });
+  for (const [name, h] of Object.entries(docs.headers ?? {}))
+    parameters.push({ name, in: 'header', required: h.required ?? false, description: h.description, schema: { type: 'string' } });
+  const responses: Json = {};
+  for (const [status, answer] of Object.entries(docs.responses)) {
+    responses[status] = status.startsWith('3')
+      ? {
+          description: answer.description,
+          headers: { Location: { description: 'Where the browser goes next', schema: { type: 'string' } }, ...ANSWER_HEADERS },
+        }
+      : {
+          description: answer.description,
+          headers: ANSWER_HEADERS,
+          content: {
+            'application/json': {
+              schema: { type: 'object', required: ['success', 'data'], properties: { success: { type: 'boolean', const: true }, data: answer.data ?? {} } },
+            },
+          },
+        };
+  }
+  const codes: ErrorCode[] = ['RATE_LIMITED', 'INTERNAL_ERROR', ...(docs.errors ?? [])];
+  if (!isPublic) codes.push('UNAUTHORIZED', 'FORBIDDEN', 'VALIDATION_ERROR');
+  if (entry.path.includes('{')) codes.push('NOT_FOUND');
+  if (docs.body) codes.push('PAYLOAD_TOO_LARGE');
+  for (const errorStatus of ERROR_STATUSES) {
+    const own = codesOfStatus(errorStatus).filter((code) => codes.includes(code));
+    if (own.length > 0) responses[String(errorStatus)] = errorResponse(errorStatus, own);
+  }
+  const operation: Json = {
+    operationId: `raw.${route.method.toLowerCase()}.${entry.path
+      .replace(/[{}]/g, '')
+      .replace(/[^A-Za-z0-9]+/g, '.')
+      .replace(/^\.|\.$/g, '')}`,
+    summary: docs.summary,
+    description: docs.description,
+    tags: docs.tags,
+    parameters,
+    responses,
+    security: isPublic ? [] : access.sessionOnly ? [{ sessionCookie: [] }] : [{ bearerAuth: [] }, { apiKeyHeader: [] }, { sessionCookie: [] }],
+    'x-required-scopes': isPublic ? [] : (access.scopes ?? []),
+  };
+  if (docs.body) operation.requestBody = { required: true, description: docs.body.description, content: { [docs.body.contentType]: { schema: {} } } };
+  if (!isPublic && access.role) operation['x-required-role'] = access.role;
+  if (!isPublic && access.sessionOnly) operation['x-session-only'] = true;
+  if (!isPublic && access.anyCredential) operation['x-any-credential'] = true;
+  doc.paths ??= {};
+  const item = (doc.paths[entry.path] ??= {}) as Json;
+  item[route.method.toLowerCase()] = operation;
 }
 
 /**
@@ -223,6 +294,17 @@ function rewriteOperation(op: Json, route: ProcedureRoute, schemas: Json): void 
   }
   op.responses = next;
 
+  if (meta.trailingPathParam) {
+    // OpenAPI has no parameter spanning segments: it is described as one, required as every path parameter is.
+    for (const parameter of (op.parameters as Json[] | undefined) ?? []) {
+      if (parameter.in !== 'path' || parameter.name !== meta.trailingPathParam) continue;
+      parameter.required = true;
+      parameter.schema = { type: 'string', maxLength: MAX_TRAILING_PATH_LENGTH };
+      parameter['x-rest-of-path'] = true;
+      parameter.description =
+        `${(parameter.description as string | undefined) ?? ''} It takes the rest of the path, slashes included; the operation also answers without it (and its slash).`.trim();
+    }
+  }
   if (write) op.parameters = [...((op.parameters as unknown[] | undefined) ?? []), { $ref: '#/components/parameters/IdempotencyKey' }];
   if (meta.requestBody) {
     const body = createSchema(meta.requestBody(), { io: 'input' });

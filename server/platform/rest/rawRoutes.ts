@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { AccessRules, ProjectGrant, SignedInActor } from '../auth/access';
 import type { RequestContext } from '../context';
+import type { ErrorCode } from '../errors';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -59,7 +60,26 @@ export interface RawRoute {
    * upstream system, limited per sending address under RATE_LIMIT_WEBHOOK_PER_MINUTE.
    */
   budget?: 'inboundWebhook';
+  /** How the OpenAPI document shows the route; a route without it is left out (an internal forward). */
+  docs?: RawRouteDocs;
   handle(request: RawRequest, caller: RawRouteCaller): Promise<RawResponse>;
+}
+
+/** A raw route's operation in the OpenAPI document. */
+export interface RawRouteDocs {
+  tags: string[];
+  summary: string;
+  description: string;
+  /** Query parameters, by name. */
+  query?: Record<string, { description: string; required?: boolean }>;
+  /** Request headers the route reads (a webhook's signature), by name. */
+  headers?: Record<string, { description: string; required?: boolean }>;
+  /** A JSON request body's schema and what it is. */
+  body?: { description: string; contentType: string };
+  /** Successful answers by status: 302 redirects name their `Location`; JSON answers give their `data` schema. */
+  responses: Record<number, { description: string; data?: Record<string, unknown> }>;
+  /** The codes the route's own rules answer with, beside those of its access rules. */
+  errors?: readonly ErrorCode[];
 }
 
 /** A success in the API's envelope, for raw routes that answer JSON. */

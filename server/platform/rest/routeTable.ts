@@ -68,11 +68,12 @@ export function buildRouteTable(router: AnyRouter, rawRoutes: readonly RawRoute[
           .filter(([, field]) => field instanceof ZodArray || (instanceofZodTypeOptional(field) && field.unwrap() instanceof ZodArray))
           .map(([key]) => key)
       : [];
+    const trailing = (meta as ProcedureMeta).trailingPathParam;
     routes.push({
       kind: 'procedure',
       method: meta.openapi.method,
       path: normalized,
-      pattern: getPathRegExp(normalized),
+      pattern: trailing ? trailingPathRegExp(normalized, trailing) : getPathRegExp(normalized),
       procedurePath: path,
       type,
       meta: meta as ProcedureMeta,
@@ -103,4 +104,12 @@ export function findRoutes(routes: readonly Route[], path: string): Route[] {
 
 function paramCount(route: Route): number {
   return route.path.split('{').length - 1;
+}
+
+/** As trpc-to-openapi's pattern, but the final `{name}` matches the rest of the path (or nothing). */
+function trailingPathRegExp(path: string, name: string): RegExp {
+  const suffix = `/{${name}}`;
+  if (!path.endsWith(suffix)) throw new Error(`${path}: trailingPathParam ${name} must be the last segment`);
+  const head = getPathRegExp(path.slice(0, -suffix.length)).source.slice(0, -1);
+  return new RegExp(`${head}(?:/(?<${name}>.*))?$`, 'i');
 }
