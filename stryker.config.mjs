@@ -21,6 +21,7 @@ export default {
     'server/domains/databases/tiers.ts',
     'server/providers/databases/clusterCheck.ts',
     'server/providers/databases/scram.ts',
+    'server/domains/integrations/gitHosts/signatures.ts',
   ],
   coverageAnalysis: 'perTest',
   thresholds: { high: 95, low: 90, break: 90 },

@@ -52,6 +52,10 @@ export default defineConfig({
         extends: true,
         test: { name: 'oauth-state', include: ['server/platform/oauthState.test.ts'], setupFiles: ['test/setup.ts'] },
       },
+      {
+        extends: true,
+        test: { name: 'git-signatures', include: ['server/domains/integrations/gitHosts/signatures.test.ts'] },
+      },
     ],
   },
 });

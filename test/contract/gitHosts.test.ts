@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { hmacSignatureHeader } from '../../server/domains/integrations/gitHosts/signatures';
 import { watchRepository } from '../../server/domains/integrations';
 import { open } from '../../server/platform/encryption/envelope';
+import { getLogger } from '../../server/platform/logger';
 import { simulatedGitHost1WebhookSecret } from '../../server/providers/gitHosts';
 import { MONOREPO_BRANCH_COUNT, STOREFRONT_INVALID_LINE } from '../../server/providers/gitHosts/seed';
 import { simulatePush, simulateUninstall } from '../../server/providers/gitHosts/simulatedDeliveries';
@@ -518,6 +519,70 @@ describe('push events deploy apps', () => {
       }
     });
   }
+});
+
+describe('tokens and secrets', () => {
+  it('never appear in answers, the audit log or the logs: grants, refreshed tokens, hook secrets, the hub token', async () => {
+    const logged: string[] = [];
+    const logger = getLogger();
+    for (const level of ['info', 'warn', 'error', 'debug'] as const) {
+      vi.spyOn(logger, level).mockImplementation(((...args: unknown[]) => void logged.push(JSON.stringify(args))) as never);
+    }
+    const answers: string[] = [];
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await api(method, path, { cookie: user.cookie, ...(body === undefined ? {} : { body }) });
+      answers.push(JSON.stringify(res.body), JSON.stringify(Object.fromEntries(res.headers)));
+      return res;
+    };
+    const user = await createUser('Secretive');
+    const { projectId: project } = await createProject(user, 'Secretive');
+    const secrets: string[] = [];
+    const tokensOf = async () => {
+      const [row] = await queryRows<{ id: string; sealed_access_token: string; sealed_refresh_token: string }>(
+        sql`select id, sealed_access_token, sealed_refresh_token from git_oauth_connections where project_id = ${project} and host = 'git-host-2'`,
+      );
+      secrets.push(open(row!.sealed_access_token, row!.id), open(row!.sealed_refresh_token, row!.id));
+    };
+    try {
+      await connectOAuthHost(user, project, 'git-host-2');
+      await tokensOf();
+      await queryRows(sql`update git_oauth_connections set access_token_expires_at = now() - interval '1 minute' where project_id = ${project}`);
+      await call('GET', `${base(project, 'git-host-2')}/repos`);
+      await tokensOf();
+      expect(new Set(secrets).size, 'the refresh rotated both tokens').toBe(4);
+      await watchRepository(project, 'git-host-2', 'demo-team/api-service');
+      const [hook] = await queryRows<{ id: string; sealed_secret: string }>(
+        sql`select id, sealed_secret from git_repository_webhooks where project_id = ${project}`,
+      );
+      secrets.push(open(hook!.sealed_secret, hook!.id));
+      const body = JSON.stringify({ repository: { full_name: 'demo-team/api-service' }, push: { changes: [] } });
+      await api('POST', `/v1/integrations/git-host-2/webhook?hook=${hook!.id}`, {
+        rawBody: body,
+        headers: { 'x-event-key': 'repo:push', 'x-request-uuid': randomUUID(), 'x-hub-signature': hmacSignatureHeader(body, `${secrets.at(-1)}x`) },
+      });
+      await call('POST', `${base(project, 'image-hub')}/connect`, { username: 'demo', accessToken: 'dckr_pat_demo_simulator' });
+      secrets.push('dckr_pat_demo_simulator');
+      await call('GET', `${base(project, 'git-host-2')}/status`);
+      await call('GET', `${base(project, 'image-hub')}/status`);
+      await call('DELETE', `${base(project, 'git-host-2')}/disconnect`);
+    } finally {
+      vi.restoreAllMocks();
+    }
+    const audit = JSON.stringify(await queryRows(sql`select * from audit_entries where project_id = ${project}`));
+    const events = JSON.stringify(await queryRows(sql`select payload from events where project_id = ${project}`));
+    expect(logged.length).toBeGreaterThan(0);
+    for (const secret of secrets) {
+      expect(secret.length).toBeGreaterThan(10);
+      for (const [where, text] of [
+        ['logs', logged.join('\n')],
+        ['answers', answers.join('\n')],
+        ['audit', audit],
+        ['events', events],
+      ] as const) {
+        expect(text.includes(secret), `${where} hold a secret`).toBe(false);
+      }
+    }
+  });
 });
 
 describe('who may connect and read', () => {

@@ -44,22 +44,26 @@ const write = (method: 'POST' | 'DELETE', path: `/${string}`, summary: string, d
  * How each host names a repository in its paths: host 1 and host 2 by two segments, host 3 by one
  * URL-encoded full path (nested groups included), decoded once.
  */
-interface RepositoryAddress {
+type AddressShape = Record<string, ReturnType<typeof pathParam>>;
+
+interface RepositoryAddress<TShape extends AddressShape> {
   segments: string;
-  shape: Record<string, ReturnType<typeof pathParam>>;
-  fullName(params: Record<string, string>): string;
+  shape: TShape;
+  fullName(params: { [K in keyof TShape]: string }): string;
 }
 
-const ownerRepo = (owner: string): RepositoryAddress => ({
+const ownerRepo = <TOwner extends string>(owner: TOwner): RepositoryAddress<Record<TOwner | 'repo', ReturnType<typeof pathParam>>> => ({
   segments: `{${owner}}/{repo}`,
-  shape: { [owner]: pathParam(owner), repo: pathParam('repo') },
+  shape: { [owner]: pathParam(owner), repo: pathParam('repo') } as Record<TOwner | 'repo', ReturnType<typeof pathParam>>,
   fullName: (params) => `${params[owner]}/${params.repo}`,
 });
 
-function repositoryProcedures(host: GitHost, address: RepositoryAddress) {
+/** The inputs keep each host's address fields (`owner`/`repo`, `workspace`/`repo`, `project`) in their types, for the panel. */
+function repositoryProcedures<TShape extends AddressShape>(host: GitHost, address: RepositoryAddress<TShape>) {
   const repoBase = `${base(host)}/repos/${address.segments}` as const;
   const repoInput = z.object({ ...projectRef, ...address.shape });
-  const name = (input: Record<string, unknown>) => address.fullName(input as Record<string, string>);
+  const name = (input: unknown) => address.fullName(input as { [K in keyof TShape]: string });
+  const field = <T>(input: unknown, key: string) => (input as Record<string, T>)[key] as T;
   return {
     repos: projectProcedure
       .meta(read(`${base(host)}/repos`, `${host} repositories`, docs.REPOS))
@@ -74,19 +78,19 @@ function repositoryProcedures(host: GitHost, address: RepositoryAddress) {
       })
       .input(repoInput.extend({ path: repositoryPath, ref: refQuery }))
       .output(z.array(gitContentEntrySchema))
-      .query(({ ctx, input }) => listContents(ctx.project.id, host, name(input), input.path, input.ref)),
+      .query(({ ctx, input }) => listContents(ctx.project.id, host, name(input), field<string>(input, 'path'), field<string | undefined>(input, 'ref'))),
 
     appTemplate: projectProcedure
       .meta(read(`${repoBase}/app-template`, `${host} app template`, docs.APP_TEMPLATE, [...CONNECTION_ERRORS, 'NOT_FOUND']))
       .input(repoInput.extend({ ref: refQuery }))
       .output(appTemplateResultSchema)
-      .query(({ ctx, input }) => appTemplate(ctx.project.id, host, name(input), input.ref)),
+      .query(({ ctx, input }) => appTemplate(ctx.project.id, host, name(input), field<string | undefined>(input, 'ref'))),
 
     branches: projectProcedure
       .meta(read(`${repoBase}/branches`, `${host} branches`, docs.BRANCHES, [...CONNECTION_ERRORS, 'NOT_FOUND']))
       .input(repoInput.extend({ page: branchPageQuery }))
       .output(gitBranchPageSchema)
-      .query(({ ctx, input }) => listBranches(ctx.project.id, host, name(input), input.page)),
+      .query(({ ctx, input }) => listBranches(ctx.project.id, host, name(input), field<number>(input, 'page'))),
   };
 }
 
@@ -130,7 +134,7 @@ export const gitHost1Router = router({
   ...repositoryProcedures('git-host-1', ownerRepo('owner')),
 });
 
-function oauthHostRouter(host: OAuthGitHost, address: RepositoryAddress) {
+function oauthHostRouter<TShape extends AddressShape>(host: OAuthGitHost, address: RepositoryAddress<TShape>) {
   return router({
     status: projectProcedure
       .meta(read(`${base(host)}/status`, `${host} connection`, docs.oauthHostStatus(host), []))
