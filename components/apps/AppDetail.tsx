@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { ProjectBillingAlert } from '../billing/ProjectBillingAlert';
 import { formatDate, formatDateTime, formatRelative } from '../format';
 import { BranchSelect } from '../integrations/BranchSelect';
+import { EnvVarKeys } from '../integrations/EnvVarKeys';
 import { GIT_HOST_TITLES } from '../integrations/gitHosts';
 import { APP_TYPE_LABELS, BUILD_STRATEGY_LABELS } from '../integrations/TemplatePreview';
 import { projectPath } from '../projects/areas';
@@ -14,7 +15,7 @@ import { hasRole, useProject } from '../projects/ProjectContext';
 import { appErrorOf } from '../trpc/errors';
 import { useTRPC } from '../trpc/TrpcProvider';
 import { Alert } from '../ui/Alert';
-import { Badge } from '../ui/Badge';
+import { BackLink } from '../ui/BackLink';
 import { Button, ButtonLink } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { DataList, type ListQuery } from '../ui/DataList';
@@ -23,6 +24,7 @@ import { EmptyState } from '../ui/EmptyState';
 import { Icon } from '../ui/Icon';
 import { LoadFailed } from '../ui/LoadFailed';
 import { PageHeader } from '../ui/PageHeader';
+import { ResourcePageFallback } from '../ui/ResourcePageFallback';
 import { Skeleton } from '../ui/Skeleton';
 import { Table, type Column } from '../ui/Table';
 import { useToast } from '../ui/Toast';
@@ -30,6 +32,7 @@ import { formatMinorUnits } from '../ui/money';
 import {
   commitTitle,
   DEPLOYMENT_POLL_MS,
+  deploymentPath,
   formatDuration,
   inProgress,
   regionName,
@@ -43,6 +46,7 @@ import {
 import { useAppCatalog } from './useAppCatalog';
 import { DeploymentLog } from './DeploymentLog';
 import { AppStatus, DeploymentStatus } from './DeploymentStatus';
+import { LiveDeploymentLink } from './LiveDeploymentLink';
 import { useDeployment } from './useDeployment';
 import styles from './apps.module.css';
 
@@ -51,31 +55,15 @@ export function AppDetail({ appId, currency }: { appId: string; currency: string
   const trpc = useTRPC();
   const app = useQuery(trpc.apps.get.queryOptions({ projectId: project.id, appId }));
 
-  if (app.isPending) {
+  if (!app.isSuccess) {
     return (
-      <main className="page" aria-busy="true">
-        <Skeleton width={260} height={26} />
-        <Skeleton width={360} style={{ marginTop: 12 }} />
-        <Skeleton height={180} style={{ marginTop: 28 }} />
-      </main>
-    );
-  }
-  if (app.isError) {
-    return (
-      <main className="page">
-        {appErrorOf(app.error).code === 'NOT_FOUND' ? (
-          <div className="card">
-            <EmptyState
-              icon="power"
-              title="App not found"
-              description="It does not exist in this project, or it was deleted."
-              action={<ButtonLink href={projectPath(project.id, 'apps')}>Back to Apps</ButtonLink>}
-            />
-          </div>
-        ) : (
-          <LoadFailed title="The app could not be loaded" error={app.error} retry={app.refetch} retrying={app.isFetching} />
-        )}
-      </main>
+      <ResourcePageFallback
+        query={app}
+        icon="power"
+        notFoundTitle="App not found"
+        back={{ href: projectPath(project.id, 'apps'), label: 'Back to Apps' }}
+        failedTitle="The app could not be loaded"
+      />
     );
   }
   return <AppPage app={app.data} currency={currency} />;
@@ -105,11 +93,7 @@ function AppPage({ app, currency }: { app: AppView; currency: string }) {
   return (
     <main className="page">
       <PageHeader
-        eyebrow={
-          <Link href={projectPath(project.id, 'apps')} className="muted">
-            ← Apps
-          </Link>
-        }
+        eyebrow={<BackLink href={projectPath(project.id, 'apps')}>Apps</BackLink>}
         title={
           <span className={styles.titleRow}>
             <span className="mono">{app.name}</span>
@@ -222,7 +206,6 @@ function LatestDeployment({ app, deployment }: { app: AppView; deployment: Deplo
   const detail = useDeployment(project.id, app.id, deployment.id);
   const shown = detail.data ?? null;
   const status = shown?.status ?? deployment.status;
-  const deploymentPath = projectPath(project.id, `apps/${app.id}/deployments/${deployment.id}`);
 
   return (
     <Card
@@ -234,7 +217,7 @@ function LatestDeployment({ app, deployment }: { app: AppView; deployment: Deplo
         </span>
       }
       actions={
-        <ButtonLink size="sm" variant="ghost" href={deploymentPath}>
+        <ButtonLink size="sm" variant="ghost" href={deploymentPath(project.id, app.id, deployment.id)}>
           Open deployment
         </ButtonLink>
       }
@@ -259,7 +242,6 @@ function LatestDeployment({ app, deployment }: { app: AppView; deployment: Deplo
 }
 
 function DetailsCard({ app, currency }: { app: AppView; currency: string }) {
-  const project = useProject();
   const { regions } = useAppCatalog();
   return (
     <Card title="Details" aria-label="Details">
@@ -280,13 +262,7 @@ function DetailsCard({ app, currency }: { app: AppView; currency: string }) {
         </dd>
         <dt>Live deployment</dt>
         <dd>
-          {app.liveDeploymentId ? (
-            <Link className="mono" href={projectPath(project.id, `apps/${app.id}/deployments/${app.liveDeploymentId}`)}>
-              {app.liveDeploymentId}
-            </Link>
-          ) : (
-            <span className="muted">None yet</span>
-          )}
+          <LiveDeploymentLink app={app} />
         </dd>
         <dt>Services from</dt>
         <dd>{app.templatePath ? <span className="mono">{app.templatePath}</span> : 'The create form'}</dd>
@@ -446,19 +422,7 @@ function ServicesCard({ app }: { app: AppView }) {
         service.envVars.length === 0 ? (
           <span className="muted">None</span>
         ) : (
-          <span className={styles.envKeys}>
-            {service.envVars.map((variable) => (
-              <Badge
-                key={variable.key}
-                mono
-                tone={variable.secret ? 'warning' : 'neutral'}
-                title={variable.secret ? 'Secret: its value is never shown' : (variable.value ?? '')}
-              >
-                {variable.key}
-                {variable.secret ? ' · secret' : ''}
-              </Badge>
-            ))}
-          </span>
+          <EnvVarKeys variables={service.envVars} titleOf={(variable) => (variable.secret ? 'Secret: its value is never shown' : (variable.value ?? ''))} />
         ),
     },
   ];
@@ -472,7 +436,7 @@ function ServicesCard({ app }: { app: AppView }) {
 function DeploymentsCard({ app, deployments }: { app: AppView; deployments: ListQuery<DeploymentView> }) {
   const project = useProject();
   const router = useRouter();
-  const pathOf = (deployment: DeploymentView) => projectPath(project.id, `apps/${app.id}/deployments/${deployment.id}`);
+  const pathOf = (deployment: DeploymentView) => deploymentPath(project.id, app.id, deployment.id);
 
   const columns: Column<DeploymentView>[] = [
     {

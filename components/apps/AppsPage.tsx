@@ -18,6 +18,7 @@ import type { Column } from '../ui/Table';
 import { formatMinorUnits } from '../ui/money';
 import { regionName, type AppView } from './apps';
 import { AppStatus } from './DeploymentStatus';
+import { LiveDeploymentLink } from './LiveDeploymentLink';
 import { useAppCatalog } from './useAppCatalog';
 import styles from './apps.module.css';
 
@@ -64,14 +65,7 @@ export function AppsPage({ currency }: { currency: string }) {
     {
       header: 'Live deployment',
       className: 'hide-sm',
-      cell: (app) =>
-        app.liveDeploymentId ? (
-          <Link className="mono" href={projectPath(project.id, `apps/${app.id}/deployments/${app.liveDeploymentId}`)}>
-            {app.liveDeploymentId}
-          </Link>
-        ) : (
-          <span className="muted">None yet</span>
-        ),
+      cell: (app) => <LiveDeploymentLink app={app} />,
     },
     {
       header: 'Services',

@@ -14,6 +14,7 @@ import { hasRole, useProject } from '../projects/ProjectContext';
 import { appErrorOf, errorMessage, type AppErrorInfo } from '../trpc/errors';
 import { useTRPC } from '../trpc/TrpcProvider';
 import { Alert } from '../ui/Alert';
+import { BackLink } from '../ui/BackLink';
 import { ButtonLink } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { EmptyState } from '../ui/EmptyState';
@@ -92,11 +93,7 @@ function Form({ start }: { start: NewAppStart }) {
   return (
     <main className="page">
       <PageHeader
-        eyebrow={
-          <Link href={projectPath(project.id, 'apps')} className="muted">
-            ← Apps
-          </Link>
-        }
+        eyebrow={<BackLink href={projectPath(project.id, 'apps')}>Apps</BackLink>}
         title="New app"
         description="An app builds a branch of a repository and runs it as services in a region, billed monthly per instance. Today you pay for the rest of this month only."
       />

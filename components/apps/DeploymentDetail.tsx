@@ -1,19 +1,15 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
 import { formatDateTime, formatRelative } from '../format';
 import { projectPath } from '../projects/areas';
 import { useProject } from '../projects/ProjectContext';
-import { appErrorOf } from '../trpc/errors';
 import { useTRPC } from '../trpc/TrpcProvider';
 import { Alert } from '../ui/Alert';
-import { ButtonLink } from '../ui/Button';
+import { BackLink } from '../ui/BackLink';
 import { Card } from '../ui/Card';
-import { EmptyState } from '../ui/EmptyState';
-import { LoadFailed } from '../ui/LoadFailed';
 import { PageHeader } from '../ui/PageHeader';
-import { Skeleton } from '../ui/Skeleton';
+import { ResourcePageFallback } from '../ui/ResourcePageFallback';
 import { formatDuration, shortSha, TRIGGER_LABELS, type DeploymentWithLog } from './apps';
 import { DeploymentLog } from './DeploymentLog';
 import { DeploymentStatus } from './DeploymentStatus';
@@ -28,31 +24,17 @@ export function DeploymentDetail({ appId, deploymentId }: { appId: string; deplo
   const deployment = useDeployment(project.id, appId, deploymentId);
   const appPath = projectPath(project.id, `apps/${appId}`);
 
-  if (deployment.isPending) {
+  if (!deployment.isSuccess) {
     return (
-      <main className="page" aria-busy="true">
-        <Skeleton width={260} height={26} />
-        <Skeleton width={360} style={{ marginTop: 12 }} />
-        <Skeleton height={320} style={{ marginTop: 28 }} />
-      </main>
-    );
-  }
-  if (deployment.isError) {
-    return (
-      <main className="page">
-        {appErrorOf(deployment.error).code === 'NOT_FOUND' ? (
-          <div className="card">
-            <EmptyState
-              icon="activity"
-              title="Deployment not found"
-              description="It does not exist, or its app was deleted."
-              action={<ButtonLink href={appPath}>Back to the app</ButtonLink>}
-            />
-          </div>
-        ) : (
-          <LoadFailed title="The deployment could not be loaded" error={deployment.error} retry={deployment.refetch} retrying={deployment.isFetching} />
-        )}
-      </main>
+      <ResourcePageFallback
+        query={deployment}
+        icon="activity"
+        notFoundTitle="Deployment not found"
+        notFoundDescription="It does not exist, or its app was deleted."
+        back={{ href: appPath, label: 'Back to the app' }}
+        failedTitle="The deployment could not be loaded"
+        bodyHeight={320}
+      />
     );
   }
 
@@ -60,11 +42,7 @@ export function DeploymentDetail({ appId, deploymentId }: { appId: string; deplo
   return (
     <main className="page">
       <PageHeader
-        eyebrow={
-          <Link href={appPath} className="muted">
-            ← {app.data?.name ?? 'App'}
-          </Link>
-        }
+        eyebrow={<BackLink href={appPath}>{app.data?.name ?? 'App'}</BackLink>}
         title={
           <span className={styles.titleRow}>
             <span>Deployment {shown.commitSha ? <span className="mono">{shortSha(shown.commitSha)}</span> : null}</span>

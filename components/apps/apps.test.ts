@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { appNameSchema } from '@/server/domains/apps/schema';
-import { appNameFromRepository, commitTitle, formatDuration, servicesSummary } from './apps';
+import { appNameFromRepository, commitTitle, deploymentPath, formatDuration, servicesSummary } from './apps';
 
 describe('appNameFromRepository', () => {
   it.each([
@@ -56,5 +56,11 @@ describe('commitTitle and servicesSummary', () => {
         { name: 'worker', instanceSize: 'apps-s-1vcpu-0.5gb', instances: 1 },
       ]),
     ).toBe('web: apps-s-1vcpu-1gb × 2, worker: apps-s-1vcpu-0.5gb × 1');
+  });
+});
+
+describe('deploymentPath', () => {
+  it('is the deployment’s page under its app’s', () => {
+    expect(deploymentPath('prj_1', 'app_2', 'dpl_3')).toBe('/projects/prj_1/apps/app_2/deployments/dpl_3');
   });
 });

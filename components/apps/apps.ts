@@ -2,6 +2,7 @@ import type { inferRouterOutputs } from '@trpc/server';
 import type { DeploymentStatus, DeploymentTrigger } from '@/db/schema/apps';
 import type { AppRouter } from '@/server/app';
 import { formatMemory } from '../format';
+import { projectPath } from '../projects/areas';
 
 type Outputs = inferRouterOutputs<AppRouter>;
 export type AppView = Outputs['apps']['get'];
@@ -18,6 +19,11 @@ export function inProgress(status: DeploymentStatus): boolean {
 
 /** How often a page re-reads a deployment still queued or building; the build writes its log line by line. */
 export const DEPLOYMENT_POLL_MS = 1500;
+
+/** The page of one deployment of an app. */
+export function deploymentPath(projectId: string, appId: string, deploymentId: string): string {
+  return projectPath(projectId, `apps/${appId}/deployments/${deploymentId}`);
+}
 
 export const TRIGGER_LABELS: Record<DeploymentTrigger, string> = { CREATE: 'First deployment', MANUAL: 'Deployed by hand', PUSH: 'Push' };
 

@@ -32,7 +32,7 @@ export function DnsZones({ rules }: { rules: DnsRecordRules }) {
       cell: (zone) => (
         <button
           type="button"
-          className={styles.zoneButton}
+          className={styles.linkButton}
           aria-pressed={zone.id === selectedId}
           aria-label={`Show the records of ${zone.name}`}
           onClick={() => setSelectedId(zone.id)}

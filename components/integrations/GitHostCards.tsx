@@ -1,23 +1,19 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { useState } from 'react';
 import { OAUTH_GIT_HOSTS, type GitHost, type OAuthGitHost } from '@/db/schema/gitIntegrations';
-import { sentence } from '../billing/ProjectBillingAlert';
 import { formatDate, formatDateTime } from '../format';
 import { projectPath } from '../projects/areas';
 import { hasRole, useProject } from '../projects/ProjectContext';
 import { appErrorOf } from '../trpc/errors';
 import { useTRPC } from '../trpc/TrpcProvider';
-import { Badge } from '../ui/Badge';
 import { Button } from '../ui/Button';
-import { Card } from '../ui/Card';
-import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { Icon } from '../ui/Icon';
 import { LoadFailed } from '../ui/LoadFailed';
 import { Skeleton } from '../ui/Skeleton';
 import { useToast } from '../ui/Toast';
+import { ConnectedSince, ConnectionCard, type Disconnection } from './ConnectionCard';
 import {
   GIT_HOST_NAMES,
   GIT_HOST_TITLES,
@@ -26,7 +22,6 @@ import {
   type GitHostsInfo,
   type Host1Status,
   type LinkableInstallation,
-  type OAuthHostStatus,
   type UpstreamInfo,
 } from './gitHosts';
 import type { RoundTripOutcome } from './OutcomeAlert';
@@ -70,43 +65,87 @@ export function GitHostCards({ info, onBrowse }: { info: GitHostsInfo; onBrowse:
   );
 }
 
-function HostCard({
+/** A git host's card: what every host shows around its own account details and connect wording. */
+function HostCard<Status extends { connected: boolean }, TQueryError, TMutationError>({
   host,
   info,
-  connected,
+  status,
   description,
-  footer,
+  onBrowse,
+  footerLink,
+  details,
+  connectHint,
+  connectLabel,
+  viewerNote,
+  disconnection,
   children,
 }: {
   host: GitHost;
   info: UpstreamInfo;
-  connected: boolean | null;
+  status: UseQueryResult<Status, TQueryError>;
   description: string;
-  footer?: ReactNode;
-  children: ReactNode;
+  onBrowse: () => void;
+  /** Beside Disconnect: the connect round trip again, to grant more or renew. */
+  footerLink: ReactNode;
+  /** The connected account, above the Browse button. */
+  details: (status: Status) => ReactNode;
+  /** What connecting takes, for those who may connect. */
+  connectHint: ReactNode;
+  connectLabel: ReactNode;
+  /** What the others read while the host is not connected. */
+  viewerNote: string;
+  disconnection: Omit<Disconnection<Status, TMutationError>, 'subject'>;
+  children?: ReactNode;
 }) {
+  const project = useProject();
+  const canManage = hasRole(project, 'member');
+  const connectUrl = gitHostConnectUrl(project.id, host, projectPath(project.id, 'integrations'));
+
   return (
-    <Card
-      className={styles.hostCard}
-      aria-label={GIT_HOST_TITLES[host]}
-      title={
-        <span className={styles.titleRow}>
-          {GIT_HOST_TITLES[host]}
-          {connected === null ? null : connected ? <Badge tone="success">Connected</Badge> : <Badge>Not connected</Badge>}
-        </span>
-      }
+    <ConnectionCard
+      name={GIT_HOST_TITLES[host]}
+      connected={status.data?.connected ?? null}
+      canManage={canManage}
       description={description}
-      footer={footer}
+      footerStart={
+        <a className="btn btn-ghost btn-sm" href={connectUrl}>
+          {footerLink}
+        </a>
+      }
+      compact
+      className={styles.hostCard}
+      bodyClassName={styles.hostBody}
+      upstream={info}
+      disconnection={{ subject: GIT_HOST_NAMES[host], ...disconnection }}
     >
-      <div className={styles.hostBody}>
-        {children}
-        {info.kind === 'simulator' ? (
-          <p className={styles.simulated}>
-            <Icon name="info" size={14} /> <span>{sentence(info.description)}</span>
-          </p>
-        ) : null}
-      </div>
-    </Card>
+      {status.isPending ? (
+        <Skeleton height={72} />
+      ) : status.isError ? (
+        <LoadFailed title="The connection could not be loaded" error={status.error} retry={status.refetch} retrying={status.isFetching} />
+      ) : status.data.connected ? (
+        <>
+          {details(status.data)}
+          <div>
+            <Button variant="primary" size="sm" onClick={onBrowse}>
+              <Icon name="folder" size={14} /> Browse repositories
+            </Button>
+          </div>
+        </>
+      ) : canManage ? (
+        <>
+          <p className={styles.hostText}>{connectHint}</p>
+          <div>
+            {/* A full page load: the API answers with a redirect to the host's installation or consent page. */}
+            <a className="btn btn-primary btn-sm" href={connectUrl}>
+              {connectLabel}
+            </a>
+          </div>
+        </>
+      ) : (
+        <p className="muted">{viewerNote}</p>
+      )}
+      {children}
+    </ConnectionCard>
   );
 }
 
@@ -116,67 +155,48 @@ function GitHost1Card({ info, onBrowse }: { info: UpstreamInfo; onBrowse: () => 
   const canManage = hasRole(project, 'member');
   const status = useQuery(trpc.gitHost1.status.queryOptions({ projectId: project.id }));
   const linkable = useQuery(trpc.gitHost1.linkableInstallations.queryOptions({ projectId: project.id }, { enabled: canManage }));
-  const [disconnecting, setDisconnecting] = useState(false);
-  const connectUrl = gitHostConnectUrl(project.id, 'git-host-1', projectPath(project.id, 'integrations'));
-  const connected = status.data?.connected ?? null;
 
   return (
     <HostCard
       host="git-host-1"
       info={info}
-      connected={connected}
+      status={status}
       description="The platform’s app, installed on your account or organisation, reads the repositories you grant it and reports their pushes."
-      footer={
-        connected && canManage ? (
-          <>
-            <a className="btn btn-ghost btn-sm" href={connectUrl}>
-              <Icon name="plus" size={14} /> Add an account
-            </a>
-            <Button size="sm" variant="danger-ghost" onClick={() => setDisconnecting(true)}>
-              Disconnect
-            </Button>
-          </>
-        ) : undefined
+      onBrowse={onBrowse}
+      footerLink={
+        <>
+          <Icon name="plus" size={14} /> Add an account
+        </>
       }
-    >
-      {status.isPending ? (
-        <Skeleton height={72} />
-      ) : status.isError ? (
-        <LoadFailed title="The connection could not be loaded" error={status.error} retry={status.refetch} retrying={status.isFetching} />
-      ) : status.data.connected ? (
-        <>
-          <ul className={styles.accounts} aria-label="Linked accounts">
-            {status.data.accounts.map((account) => (
-              <li key={account.installationId}>
-                <Icon name={account.accountType === 'Organization' ? 'users' : 'user'} size={14} />
-                <span className="mono">{account.accountLogin}</span>
-                <span className="muted" title={formatDateTime(account.linkedAt)}>
-                  {account.accountType === 'Organization' ? 'organisation' : 'user'} · since {formatDate(account.linkedAt)}
-                </span>
-              </li>
-            ))}
-          </ul>
-          <div>
-            <Button variant="primary" size="sm" onClick={onBrowse}>
-              <Icon name="folder" size={14} /> Browse repositories
-            </Button>
-          </div>
-        </>
-      ) : canManage ? (
-        <>
-          <p className={styles.hostText}>Install it on the host and choose the account; you come back here afterwards.</p>
-          <div>
-            {/* A full page load: the API answers with a redirect to the host's installation page. */}
-            <a className="btn btn-primary btn-sm" href={connectUrl}>
-              <Icon name="download" size={14} /> Install the app
-            </a>
-          </div>
-        </>
-      ) : (
-        <p className="muted">Not connected. A member of the project can install the app.</p>
+      details={(connected) => (
+        <ul className={styles.accounts} aria-label="Linked accounts">
+          {connected.accounts.map((account) => (
+            <li key={account.installationId}>
+              <Icon name={account.accountType === 'Organization' ? 'users' : 'user'} size={14} />
+              <span className="mono">{account.accountLogin}</span>
+              <span className="muted" title={formatDateTime(account.linkedAt)}>
+                {account.accountType === 'Organization' ? 'organisation' : 'user'} · since {formatDate(account.linkedAt)}
+              </span>
+            </li>
+          ))}
+        </ul>
       )}
+      connectHint="Install it on the host and choose the account; you come back here afterwards."
+      connectLabel={
+        <>
+          <Icon name="download" size={14} /> Install the app
+        </>
+      }
+      viewerNote="Not connected. A member of the project can install the app."
+      disconnection={{
+        description:
+          'Every account is unlinked from this project, and the app is uninstalled from the accounts no other project links. Apps keep running, but pushes no longer deploy them.',
+        mutationOptions: trpc.gitHost1.disconnect.mutationOptions(),
+        statusKey: trpc.gitHost1.status.queryKey({ projectId: project.id }),
+        invalidateQueries: [trpc.gitHost1.pathKey()],
+      }}
+    >
       {canManage && linkable.data && linkable.data.length > 0 ? <LinkableInstallations installations={linkable.data} /> : null}
-      {canManage && status.data ? <Host1DisconnectDialog open={disconnecting} onClose={() => setDisconnecting(false)} /> : null}
     </HostCard>
   );
 }
@@ -226,46 +246,6 @@ function LinkableInstallations({ installations }: { installations: readonly Link
   );
 }
 
-function Host1DisconnectDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const project = useProject();
-  const trpc = useTRPC();
-  const toast = useToast();
-  const queryClient = useQueryClient();
-  const disconnect = useMutation(trpc.gitHost1.disconnect.mutationOptions());
-
-  function close() {
-    onClose();
-    disconnect.reset();
-  }
-
-  async function confirm() {
-    let status: Host1Status;
-    try {
-      status = await disconnect.mutateAsync({ projectId: project.id });
-    } catch {
-      return;
-    }
-    close();
-    queryClient.setQueryData(trpc.gitHost1.status.queryKey({ projectId: project.id }), status);
-    await queryClient.invalidateQueries({ queryKey: trpc.gitHost1.pathKey() });
-    toast.success('Git host 1 was disconnected');
-  }
-
-  return (
-    <ConfirmDialog
-      open={open}
-      onClose={close}
-      title="Disconnect git host 1?"
-      description="Every account is unlinked from this project, and the app is uninstalled from the accounts no other project links. Apps keep running, but pushes no longer deploy them."
-      confirmLabel="Disconnect"
-      onConfirm={() => void confirm()}
-      pending={disconnect.isPending}
-      errorTitle="Git host 1 was not disconnected"
-      error={disconnect.isError ? appErrorOf(disconnect.error).message : null}
-    />
-  );
-}
-
 function oauthStatusQuery(trpc: ReturnType<typeof useTRPC>, projectId: string, host: OAuthGitHost) {
   return host === 'git-host-2' ? trpc.gitHost2.status.queryOptions({ projectId }) : trpc.gitHost3.status.queryOptions({ projectId });
 }
@@ -273,114 +253,45 @@ function oauthStatusQuery(trpc: ReturnType<typeof useTRPC>, projectId: string, h
 function OAuthHostCard({ host, info, onBrowse }: { host: OAuthGitHost; info: UpstreamInfo; onBrowse: () => void }) {
   const project = useProject();
   const trpc = useTRPC();
-  const canManage = hasRole(project, 'member');
-  const status = useQuery(oauthStatusQuery(trpc, project.id, host));
-  const [disconnecting, setDisconnecting] = useState(false);
-  const connectUrl = gitHostConnectUrl(project.id, host, projectPath(project.id, 'integrations'));
-  const connected = status.data?.connected ?? null;
+  const statusQuery = oauthStatusQuery(trpc, project.id, host);
+  const status = useQuery(statusQuery);
+  const procedures = host === 'git-host-2' ? trpc.gitHost2 : trpc.gitHost3;
 
   return (
     <HostCard
       host={host}
       info={info}
-      connected={connected}
+      status={status}
       description="Sign in at the host and grant access. Repositories your apps build from are copied into a private deployment workspace; a webhook reports their pushes."
-      footer={
-        connected && canManage ? (
-          <>
-            <a className="btn btn-ghost btn-sm" href={connectUrl}>
-              Reconnect
-            </a>
-            <Button size="sm" variant="danger-ghost" onClick={() => setDisconnecting(true)}>
-              Disconnect
-            </Button>
-          </>
-        ) : undefined
-      }
-    >
-      {status.isPending ? (
-        <Skeleton height={72} />
-      ) : status.isError ? (
-        <LoadFailed title="The connection could not be loaded" error={status.error} retry={status.refetch} retrying={status.isFetching} />
-      ) : status.data.connected ? (
-        <>
-          <dl className={`details-list ${styles.hostDetails}`}>
-            <dt>Account</dt>
-            <dd className="mono">{status.data.accountLogin}</dd>
-            <dt>Access</dt>
-            <dd>{status.data.scopes.length > 0 ? status.data.scopes.join(', ') : <span className="muted">Not named by the host</span>}</dd>
-            {status.data.connectedAt ? (
-              <>
-                <dt>Since</dt>
-                <dd title={formatDateTime(status.data.connectedAt)}>{formatDate(status.data.connectedAt)}</dd>
-              </>
-            ) : null}
-          </dl>
-          <div>
-            <Button variant="primary" size="sm" onClick={onBrowse}>
-              <Icon name="folder" size={14} /> Browse repositories
-            </Button>
-          </div>
-        </>
-      ) : canManage ? (
-        <>
-          <p className={styles.hostText}>
-            {host === 'git-host-3' ? 'The host asks for API and repository read access;' : 'You grant access on the host’s page;'} you come back here
-            afterwards.
-          </p>
-          <div>
-            {/* A full page load: the API answers with a redirect to the host's consent page. */}
-            <a className="btn btn-primary btn-sm" href={connectUrl}>
-              <Icon name="key" size={14} /> Connect {GIT_HOST_NAMES[host].toLowerCase()}
-            </a>
-          </div>
-        </>
-      ) : (
-        <p className="muted">Not connected. A member of the project can connect it.</p>
+      onBrowse={onBrowse}
+      footerLink="Reconnect"
+      details={(connected) => (
+        <dl className={`details-list ${styles.hostDetails}`}>
+          <dt>Account</dt>
+          <dd className="mono">{connected.accountLogin}</dd>
+          <dt>Access</dt>
+          <dd>{connected.scopes.length > 0 ? connected.scopes.join(', ') : <span className="muted">Not named by the host</span>}</dd>
+          <ConnectedSince at={connected.connectedAt} />
+        </dl>
       )}
-      {canManage && status.data ? <OAuthDisconnectDialog host={host} open={disconnecting} onClose={() => setDisconnecting(false)} /> : null}
-    </HostCard>
-  );
-}
-
-function OAuthDisconnectDialog({ host, open, onClose }: { host: OAuthGitHost; open: boolean; onClose: () => void }) {
-  const project = useProject();
-  const trpc = useTRPC();
-  const toast = useToast();
-  const queryClient = useQueryClient();
-  const procedures = host === 'git-host-2' ? trpc.gitHost2 : trpc.gitHost3;
-  const disconnect = useMutation(procedures.disconnect.mutationOptions());
-  const name = GIT_HOST_NAMES[host];
-
-  function close() {
-    onClose();
-    disconnect.reset();
-  }
-
-  async function confirm() {
-    let status: OAuthHostStatus;
-    try {
-      status = await disconnect.mutateAsync({ projectId: project.id });
-    } catch {
-      return;
-    }
-    close();
-    queryClient.setQueryData(oauthStatusQuery(trpc, project.id, host).queryKey, status);
-    await queryClient.invalidateQueries({ queryKey: procedures.pathKey() });
-    toast.success(`${name} was disconnected`);
-  }
-
-  return (
-    <ConfirmDialog
-      open={open}
-      onClose={close}
-      title={`Disconnect ${name.toLowerCase()}?`}
-      description="The push webhooks this project registered are removed from the host first, then the grant is revoked. Apps keep running, but pushes no longer deploy them."
-      confirmLabel="Disconnect"
-      onConfirm={() => void confirm()}
-      pending={disconnect.isPending}
-      errorTitle={`${name} was not disconnected`}
-      error={disconnect.isError ? appErrorOf(disconnect.error).message : null}
+      connectHint={
+        <>
+          {host === 'git-host-3' ? 'The host asks for API and repository read access;' : 'You grant access on the host’s page;'} you come back here afterwards.
+        </>
+      }
+      connectLabel={
+        <>
+          <Icon name="key" size={14} /> Connect {GIT_HOST_NAMES[host].toLowerCase()}
+        </>
+      }
+      viewerNote="Not connected. A member of the project can connect it."
+      disconnection={{
+        description:
+          'The push webhooks this project registered are removed from the host first, then the grant is revoked. Apps keep running, but pushes no longer deploy them.',
+        mutationOptions: procedures.disconnect.mutationOptions(),
+        statusKey: statusQuery.queryKey,
+        invalidateQueries: [procedures.pathKey()],
+      }}
     />
   );
 }

@@ -2,16 +2,13 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { sentence } from '../billing/ProjectBillingAlert';
-import { formatBytes, formatDate, formatDateTime, formatRelative } from '../format';
+import { formatBytes, formatDateTime, formatRelative } from '../format';
 import { hasRole, useProject } from '../projects/ProjectContext';
 import { appErrorOf, type AppErrorInfo } from '../trpc/errors';
 import { useTRPC } from '../trpc/TrpcProvider';
 import { Alert } from '../ui/Alert';
 import { Badge } from '../ui/Badge';
-import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
-import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { DataList } from '../ui/DataList';
 import { EmptyState } from '../ui/EmptyState';
 import { Icon } from '../ui/Icon';
@@ -21,6 +18,7 @@ import { Skeleton } from '../ui/Skeleton';
 import { SubmitButton } from '../ui/SubmitButton';
 import type { Column } from '../ui/Table';
 import { useToast } from '../ui/Toast';
+import { ConnectedSince, ConnectionCard } from './ConnectionCard';
 import type { ImageHubRepositoryView, ImageHubStatus, ImageHubTagView, UpstreamInfo } from './gitHosts';
 import styles from './integrations.module.css';
 
@@ -32,62 +30,42 @@ export function ImageHubCard({ info }: { info: UpstreamInfo }) {
   const trpc = useTRPC();
   const canManage = hasRole(project, 'member');
   const status = useQuery(trpc.imageHub.status.queryOptions({ projectId: project.id }));
-  const [disconnecting, setDisconnecting] = useState(false);
-  const connected = status.data?.connected ?? null;
 
   return (
     <>
-      <Card
-        aria-label="Image hub"
-        title={
-          <span className={styles.titleRow}>
-            Image hub
-            {connected === null ? null : connected ? <Badge tone="success">Connected</Badge> : <Badge>Not connected</Badge>}
-          </span>
-        }
+      <ConnectionCard
+        name="Image hub"
+        connected={status.data?.connected ?? null}
+        canManage={canManage}
         description="Your account on the public image hub: its repositories and tags, including private ones, for images your servers and apps pull."
-        footer={
-          connected && canManage ? (
-            <>
-              <span className="muted">Images already pulled stay where they are after disconnecting.</span>
-              <Button variant="danger-ghost" onClick={() => setDisconnecting(true)}>
-                Disconnect
-              </Button>
-            </>
-          ) : undefined
-        }
+        footerStart={<span className="muted">Images already pulled stay where they are after disconnecting.</span>}
+        upstream={info}
+        disconnection={{
+          subject: 'The image hub',
+          description: 'The panel forgets the access token. Nothing changes in your image hub account.',
+          mutationOptions: trpc.imageHub.disconnect.mutationOptions(),
+          statusKey: trpc.imageHub.status.queryKey({ projectId: project.id }),
+          removeQueries: [trpc.imageHub.repositories.queryKey({ projectId: project.id })],
+        }}
       >
-        <div className="stack-lg">
-          {status.isPending ? (
-            <Skeleton height={80} />
-          ) : status.isError ? (
-            <LoadFailed title="The image hub connection could not be loaded" error={status.error} retry={status.refetch} retrying={status.isFetching} />
-          ) : status.data.connected ? (
-            <dl className="details-list">
-              <dt>Account</dt>
-              <dd className="mono" data-testid="image-hub-account">
-                {status.data.username}
-              </dd>
-              {status.data.connectedAt ? (
-                <>
-                  <dt>Since</dt>
-                  <dd title={formatDateTime(status.data.connectedAt)}>{formatDate(status.data.connectedAt)}</dd>
-                </>
-              ) : null}
-            </dl>
-          ) : canManage ? (
-            <ImageHubConnectForm />
-          ) : (
-            <p className="muted">No image hub account is connected. A member of the project can connect one.</p>
-          )}
-          {info.kind === 'simulator' ? (
-            <p className={styles.simulated}>
-              <Icon name="info" size={14} /> <span>{sentence(info.description)}</span>
-            </p>
-          ) : null}
-        </div>
-        {canManage && status.data ? <ImageHubDisconnectDialog open={disconnecting} onClose={() => setDisconnecting(false)} /> : null}
-      </Card>
+        {status.isPending ? (
+          <Skeleton height={80} />
+        ) : status.isError ? (
+          <LoadFailed title="The image hub connection could not be loaded" error={status.error} retry={status.refetch} retrying={status.isFetching} />
+        ) : status.data.connected ? (
+          <dl className="details-list">
+            <dt>Account</dt>
+            <dd className="mono" data-testid="image-hub-account">
+              {status.data.username}
+            </dd>
+            <ConnectedSince at={status.data.connectedAt} />
+          </dl>
+        ) : canManage ? (
+          <ImageHubConnectForm />
+        ) : (
+          <p className="muted">No image hub account is connected. A member of the project can connect one.</p>
+        )}
+      </ConnectionCard>
       {status.data?.connected ? <ImageHubRepositories /> : null}
     </>
   );
@@ -184,7 +162,7 @@ function ImageHubRepositories() {
         <div>
           <button
             type="button"
-            className={styles.entryButton}
+            className={styles.linkButton}
             aria-pressed={selected !== null && nameOf(selected) === nameOf(repository)}
             aria-label={`Show the tags of ${nameOf(repository)}`}
             onClick={() => setSelected(repository)}
@@ -274,45 +252,5 @@ function ImageHubTags({ repository }: { repository: ImageHubRepositoryView }) {
     >
       <DataList label={`Tags of ${name}`} query={tags} columns={columns} rowKey={(tag) => tag.name} empty={<EmptyState icon="box" title="No tags" />} />
     </Card>
-  );
-}
-
-function ImageHubDisconnectDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const project = useProject();
-  const trpc = useTRPC();
-  const toast = useToast();
-  const queryClient = useQueryClient();
-  const disconnect = useMutation(trpc.imageHub.disconnect.mutationOptions());
-
-  function close() {
-    onClose();
-    disconnect.reset();
-  }
-
-  async function confirm() {
-    let status: ImageHubStatus;
-    try {
-      status = await disconnect.mutateAsync({ projectId: project.id });
-    } catch {
-      return;
-    }
-    close();
-    queryClient.setQueryData(trpc.imageHub.status.queryKey({ projectId: project.id }), status);
-    queryClient.removeQueries({ queryKey: trpc.imageHub.repositories.queryKey({ projectId: project.id }) });
-    toast.success('The image hub was disconnected');
-  }
-
-  return (
-    <ConfirmDialog
-      open={open}
-      onClose={close}
-      title="Disconnect the image hub?"
-      description="The panel forgets the access token. Nothing changes in your image hub account."
-      confirmLabel="Disconnect"
-      onConfirm={() => void confirm()}
-      pending={disconnect.isPending}
-      errorTitle="The image hub was not disconnected"
-      error={disconnect.isError ? appErrorOf(disconnect.error).message : null}
-    />
   );
 }

@@ -3,16 +3,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { GitHost } from '@/db/schema/gitIntegrations';
-import { formatDate, formatDateTime } from '../format';
 import { projectPath } from '../projects/areas';
 import { hasRole, useProject } from '../projects/ProjectContext';
 import { appErrorOf, type AppErrorInfo } from '../trpc/errors';
 import { useTRPC } from '../trpc/TrpcProvider';
 import { Alert } from '../ui/Alert';
-import { Badge } from '../ui/Badge';
-import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
-import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { Icon } from '../ui/Icon';
 import { Input } from '../ui/Input';
 import { LoadFailed } from '../ui/LoadFailed';
@@ -20,6 +16,7 @@ import { PageHeader } from '../ui/PageHeader';
 import { Skeleton } from '../ui/Skeleton';
 import { SubmitButton } from '../ui/SubmitButton';
 import { useToast } from '../ui/Toast';
+import { ConnectedSince, ConnectionCard } from './ConnectionCard';
 import { CONNECTION_LABELS, oauthConnectUrl, type DnsProviderInfo, type DnsProviderStatus, type DnsRecordRules } from './dnsProvider';
 import { DnsSimulatorNotice } from './DnsSimulatorNotice';
 import { DnsZones } from './DnsZones';
@@ -148,53 +145,41 @@ const DNS_OUTCOMES: Record<OAuthOutcome, RoundTripOutcome> = {
 
 function DnsProviderCard({ status }: { status: DnsProviderStatus }) {
   const project = useProject();
+  const trpc = useTRPC();
   const canManage = hasRole(project, 'member');
-  const [disconnecting, setDisconnecting] = useState(false);
 
   return (
-    <Card
-      title={
-        <span className={styles.titleRow}>
-          DNS provider
-          {status.connected ? <Badge tone="success">Connected</Badge> : <Badge>Not connected</Badge>}
-        </span>
-      }
+    <ConnectionCard
+      name="DNS provider"
+      connected={status.connected}
+      canManage={canManage}
       description="Your own DNS account: its zones and records, reached with a credential you give. The panel creates, changes and deletes only what you ask it to."
-      aria-label="DNS provider"
-      footer={
-        status.connected && canManage ? (
-          <>
-            <span className="muted">Records made through the connection stay in your DNS account after disconnecting.</span>
-            <Button variant="danger-ghost" onClick={() => setDisconnecting(true)}>
-              Disconnect
-            </Button>
-          </>
-        ) : undefined
-      }
+      footerStart={<span className="muted">Records made through the connection stay in your DNS account after disconnecting.</span>}
+      disconnection={{
+        subject: 'The DNS provider',
+        description:
+          'The panel forgets the credential. Every record in your DNS account stays as it is, including verification records, and verified domains stay verified.',
+        mutationOptions: trpc.dnsProvider.disconnect.mutationOptions(),
+        statusKey: trpc.dnsProvider.status.queryKey({ projectId: project.id }),
+        removeQueries: [trpc.dnsProvider.zones.queryKey({ projectId: project.id })],
+        invalidateQueries: [trpc.domains.pathKey()],
+      }}
     >
-      <div className="stack-lg">
-        {status.connected ? (
-          <dl className="details-list">
-            <dt>Connected with</dt>
-            <dd>{status.connectionType ? CONNECTION_LABELS[status.connectionType] : 'Unknown'}</dd>
-            <dt>Account</dt>
-            <dd data-testid="dns-account">{status.accountName ?? <span className="muted">Not named by the provider</span>}</dd>
-            {status.connectedAt ? (
-              <>
-                <dt>Since</dt>
-                <dd title={formatDateTime(status.connectedAt)}>{formatDate(status.connectedAt)}</dd>
-              </>
-            ) : null}
-          </dl>
-        ) : canManage ? (
-          <ConnectForm oauthEnabled={status.oauthEnabled} />
-        ) : (
-          <p className="muted">No DNS provider is connected. A member of the project can connect one.</p>
-        )}
-        <AutoDnsSwitch status={status} />
-      </div>
-      {canManage ? <DisconnectDialog open={disconnecting} onClose={() => setDisconnecting(false)} /> : null}
-    </Card>
+      {status.connected ? (
+        <dl className="details-list">
+          <dt>Connected with</dt>
+          <dd>{status.connectionType ? CONNECTION_LABELS[status.connectionType] : 'Unknown'}</dd>
+          <dt>Account</dt>
+          <dd data-testid="dns-account">{status.accountName ?? <span className="muted">Not named by the provider</span>}</dd>
+          <ConnectedSince at={status.connectedAt} />
+        </dl>
+      ) : canManage ? (
+        <ConnectForm oauthEnabled={status.oauthEnabled} />
+      ) : (
+        <p className="muted">No DNS provider is connected. A member of the project can connect one.</p>
+      )}
+      <AutoDnsSwitch status={status} />
+    </ConnectionCard>
   );
 }
 
@@ -317,46 +302,5 @@ function AutoDnsSwitch({ status }: { status: DnsProviderStatus }) {
         you publishing anything.{status.connected ? '' : ' The setting is kept and applies once a provider is connected.'}
       </p>
     </div>
-  );
-}
-
-function DisconnectDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const project = useProject();
-  const trpc = useTRPC();
-  const toast = useToast();
-  const queryClient = useQueryClient();
-  const disconnect = useMutation(trpc.dnsProvider.disconnect.mutationOptions());
-
-  function close() {
-    onClose();
-    disconnect.reset();
-  }
-
-  async function confirm() {
-    let status: DnsProviderStatus;
-    try {
-      status = await disconnect.mutateAsync({ projectId: project.id });
-    } catch {
-      return;
-    }
-    close();
-    queryClient.setQueryData(trpc.dnsProvider.status.queryKey({ projectId: project.id }), status);
-    queryClient.removeQueries({ queryKey: trpc.dnsProvider.zones.queryKey({ projectId: project.id }) });
-    await queryClient.invalidateQueries({ queryKey: trpc.domains.pathKey() });
-    toast.success('The DNS provider was disconnected');
-  }
-
-  return (
-    <ConfirmDialog
-      open={open}
-      onClose={close}
-      title="Disconnect the DNS provider?"
-      description="The panel forgets the credential. Every record in your DNS account stays as it is, including verification records, and verified domains stay verified."
-      confirmLabel="Disconnect"
-      onConfirm={() => void confirm()}
-      pending={disconnect.isPending}
-      errorTitle="The DNS provider was not disconnected"
-      error={disconnect.isError ? appErrorOf(disconnect.error).message : null}
-    />
   );
 }

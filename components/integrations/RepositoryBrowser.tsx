@@ -101,12 +101,12 @@ function Files({
       header: 'Name',
       cell: (entry) =>
         entry.type === 'dir' ? (
-          <button type="button" className={styles.entryButton} onClick={() => onOpen(entry.path)} aria-label={`Open the folder ${entry.name}`}>
+          <button type="button" className={styles.linkButton} onClick={() => onOpen(entry.path)} aria-label={`Open the folder ${entry.name}`}>
             <Icon name="folder" size={14} /> <span className="mono">{entry.name}</span>
           </button>
         ) : (
           <span className={styles.entryName}>
-            <span className={styles.iconSpace} aria-hidden />
+            <Icon name="file" size={14} />
             <span className="mono">{entry.name}</span>
             {entry.type === 'symlink' || entry.type === 'submodule' ? <span className="muted">{entry.type}</span> : null}
           </span>

@@ -1,6 +1,7 @@
 import { Alert } from '../ui/Alert';
 import { Badge } from '../ui/Badge';
 import { Icon } from '../ui/Icon';
+import { EnvVarKeys } from './EnvVarKeys';
 import type { AppTemplateServiceView, AppTemplateView } from './gitHosts';
 import styles from './integrations.module.css';
 
@@ -93,18 +94,11 @@ function TemplateService({ service }: { service: AppTemplateServiceView }) {
         {service.envVars.length > 0 ? (
           <>
             <dt>Environment</dt>
-            <dd className={styles.envKeys}>
-              {service.envVars.map((variable) => (
-                <Badge
-                  key={variable.key}
-                  mono
-                  tone={variable.secret ? 'warning' : 'neutral'}
-                  title={variable.secret ? 'Secret: sealed when the app is made, and never shown again' : undefined}
-                >
-                  {variable.key}
-                  {variable.secret ? ' · secret' : ''}
-                </Badge>
-              ))}
+            <dd>
+              <EnvVarKeys
+                variables={service.envVars}
+                titleOf={(variable) => (variable.secret ? 'Secret: sealed when the app is made, and never shown again' : undefined)}
+              />
             </dd>
           </>
         ) : null}

@@ -6,8 +6,8 @@ import { createHttpFake, FakeHttpError, type FakeRequest, type Fault, type Recor
  * credentials in Basic auth, single-use codes, expiring access tokens, refresh tokens) and the
  * API 2.0 under `/2.0` with bearer tokens, `{ type: 'error', error: { message } }` refusals and
  * `pagelen`/`page` pages linked by absolute `next` URLs. It keeps users, workspace memberships,
- * repositories with commits, branches and tags, webhooks and forks, so the adapter is tested
- * against Bitbucket's behaviour rather than canned replies.
+ * repositories with commits, branches and tags, and webhooks; a workspace member makes empty
+ * repositories in it. The adapter is tested against Bitbucket's behaviour rather than canned replies.
  */
 
 type Json = Record<string, unknown>;
@@ -18,12 +18,12 @@ export type FakeBitbucketRoute =
   | 'GET /2.0/user'
   | 'GET /2.0/repositories'
   | 'GET /2.0/repositories/:workspace/:slug'
+  | 'POST /2.0/repositories/:workspace/:slug'
   | 'GET /2.0/repositories/:workspace/:slug/refs'
   | 'GET /2.0/repositories/:workspace/:slug/refs/branches'
   | 'GET /2.0/repositories/:workspace/:slug/commit/:revision'
   | 'POST /2.0/repositories/:workspace/:slug/hooks'
-  | 'DELETE /2.0/repositories/:workspace/:slug/hooks/:uid'
-  | 'POST /2.0/repositories/:workspace/:slug/forks';
+  | 'DELETE /2.0/repositories/:workspace/:slug/hooks/:uid';
 
 /** A file's text, or a symbolic link or submodule at that path. */
 export type FakeFile = string | { symlink: string } | { submodule: string };
@@ -46,7 +46,6 @@ export interface FakeRepository {
   tags: Map<string, string>;
   commits: Map<string, FakeCommit>;
   hooks: Map<string, FakeHook>;
-  parent: string | null;
 }
 
 export interface FakeHook {
@@ -193,7 +192,6 @@ export async function startFakeBitbucket(options: FakeBitbucketOptions = {}): Pr
       mainbranch: repository.mainBranch ? { type: 'branch', name: repository.mainBranch } : null,
       workspace: { type: 'workspace', slug: repository.workspace },
       links: { html: { href: `${request.url.origin}/${fullName}` } },
-      ...(repository.parent && { parent: { type: 'repository', full_name: repository.parent } }),
     };
   }
 
@@ -298,6 +296,36 @@ export async function startFakeBitbucket(options: FakeBitbucketOptions = {}): Pr
 
   http.route('GET /2.0/repositories/:workspace/:slug', (request) => {
     const { repository } = visibleRepository(request, request.params.workspace, request.params.slug);
+    return { body: repositoryJson(request, repository) };
+  });
+
+  /** An empty repository; Bitbucket makes it public unless asked otherwise. */
+  http.route('POST /2.0/repositories/:workspace/:slug', (request) => {
+    const username = userOf(request);
+    const workspace = request.params.workspace.toLowerCase();
+    if (!workspaces.has(workspace)) throw refuse(404, `Workspace ${request.params.workspace} not found`);
+    if (!roleIn(workspace, username)) throw refuse(403, `You do not have permission to create repositories in ${workspace}`);
+    const body = jsonObject(request.rawBody);
+    if (body.scm !== undefined && body.scm !== 'git') throw refuse(400, 'Invalid scm', { scm: ['Only git repositories can be made.'] });
+    const slug = request.params.slug.toLowerCase();
+    if (!/^[a-z0-9_.-]+$/.test(slug)) throw refuse(400, 'Invalid slug', { slug: ['Use letters, digits, dots, hyphens and underscores.'] });
+    if (repositories.has(key(`${workspace}/${slug}`))) {
+      const message = 'Repository with this Slug and Owner already exists.';
+      throw refuse(400, message, { name: [message] });
+    }
+    const repository: FakeRepository = {
+      workspace,
+      slug,
+      isPrivate: body.is_private === true,
+      description: typeof body.description === 'string' ? body.description : '',
+      updatedOn: bitbucketTime(new Date()),
+      mainBranch: null,
+      branches: new Map(),
+      tags: new Map(),
+      commits: new Map(),
+      hooks: new Map(),
+    };
+    repositories.set(key(`${workspace}/${slug}`), repository);
     return { body: repositoryJson(request, repository) };
   });
 
@@ -406,34 +434,6 @@ export async function startFakeBitbucket(options: FakeBitbucketOptions = {}): Pr
     return { status: 204 };
   });
 
-  http.route('POST /2.0/repositories/:workspace/:slug/forks', (request) => {
-    const { repository, username } = visibleRepository(request, request.params.workspace, request.params.slug);
-    const body = jsonObject(request.rawBody);
-    const target = typeof body.workspace === 'object' && body.workspace !== null ? (body.workspace as Json).slug : undefined;
-    const workspace = typeof target === 'string' ? target.toLowerCase() : username;
-    if (!roleIn(workspace, username)) throw refuse(403, `You do not have permission to create repositories in ${workspace}`);
-    const name = typeof body.name === 'string' ? body.name : repository.slug;
-    const slug = name.toLowerCase().replace(/[^a-z0-9_.-]+/g, '-');
-    if (repositories.has(key(`${workspace}/${slug}`))) {
-      const message = 'Repository with this Slug and Owner already exists.';
-      throw refuse(400, message, { name: [message] });
-    }
-    const fork: FakeRepository = {
-      ...repository,
-      workspace,
-      slug,
-      isPrivate: typeof body.is_private === 'boolean' ? body.is_private : repository.isPrivate,
-      updatedOn: bitbucketTime(new Date()),
-      branches: new Map(repository.branches),
-      tags: new Map(repository.tags),
-      commits: new Map(repository.commits),
-      hooks: new Map(),
-      parent: `${repository.workspace}/${repository.slug}`,
-    };
-    repositories.set(key(`${workspace}/${slug}`), fork);
-    return { status: 201, body: repositoryJson(request, fork) };
-  });
-
   function addUser(username: string, displayName = username): void {
     users.set(username, { username, displayName, uuid: randomUUID() });
     addMember(username, username, 'admin');
@@ -464,7 +464,6 @@ export async function startFakeBitbucket(options: FakeBitbucketOptions = {}): Pr
       tags: new Map(),
       commits: new Map(),
       hooks: new Map(),
-      parent: null,
     };
     repositories.set(key(fullName), repository);
     if (repositoryOptions.files !== null) {

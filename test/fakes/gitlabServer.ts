@@ -8,7 +8,8 @@ import { createHttpFake, FakeHttpError, type FakeRequest, type FakeResponse, typ
  * ("404 Project Not Found"), OAuth's `{ error, error_description }`, and offset pages announced by
  * `X-Next-Page` and `Link`. A project is addressed by its id or by its full path URL-encoded once
  * as one segment, as GitLab does; a path encoded twice finds nothing. It keeps users, groups with
- * access levels, projects with commits and branches, hooks and forks.
+ * access levels, projects with commits and branches, and hooks; a developer of a group makes empty
+ * projects in it.
  */
 
 type Json = Record<string, unknown>;
@@ -18,15 +19,16 @@ export type FakeGitLabRoute =
   | 'POST /oauth/token'
   | 'POST /oauth/revoke'
   | 'GET /api/v4/user'
+  | 'GET /api/v4/groups/:id'
   | 'GET /api/v4/projects'
+  | 'POST /api/v4/projects'
   | 'GET /api/v4/projects/:id'
   | 'GET /api/v4/projects/:id/repository/tree'
   | 'GET /api/v4/projects/:id/repository/files/:filePath/raw'
   | 'GET /api/v4/projects/:id/repository/branches'
   | 'GET /api/v4/projects/:id/repository/branches/:branch'
   | 'POST /api/v4/projects/:id/hooks'
-  | 'DELETE /api/v4/projects/:id/hooks/:hookId'
-  | 'POST /api/v4/projects/:id/fork';
+  | 'DELETE /api/v4/projects/:id/hooks/:hookId';
 
 /** A file's text, or a symbolic link or submodule at that path. */
 export type FakeGitLabFile = string | { symlink: string } | { submodule: string };
@@ -50,7 +52,6 @@ export interface FakeGitLabProject {
   branches: Map<string, string>;
   commits: Map<string, FakeGitLabCommit>;
   hooks: Map<number, { id: number; url: string; token: string | null; pushEvents: boolean }>;
-  forkedFrom: number | null;
 }
 
 export interface FakeGitLabProjectOptions {
@@ -105,7 +106,7 @@ interface Grant {
 
 export async function startFakeGitLab(): Promise<FakeGitLab> {
   const users = new Map<string, { id: number; username: string; name: string }>();
-  const groups = new Map<string, { fullPath: string; members: Map<string, FakeAccessLevel> }>();
+  const groups = new Map<string, { id: number; fullPath: string; members: Map<string, FakeAccessLevel> }>();
   const projects = new Map<number, FakeGitLabProject>();
   const codes = new Map<string, { username: string; redirectUri: string; scopes: string[] }>();
   const grantsByAccess = new Map<string, Grant>();
@@ -196,7 +197,7 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
 
   function projectJson(request: FakeRequest<Buffer>, project: FakeGitLabProject): Json {
     const fullPath = fullPathOf(project);
-    const forkedFrom = project.forkedFrom === null ? undefined : projects.get(project.forkedFrom);
+    const group = groups.get(project.namespace.toLowerCase());
     return {
       id: project.id,
       description: project.description,
@@ -209,8 +210,13 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
       visibility: project.visibility,
       web_url: `${request.url.origin}/${fullPath}`,
       last_activity_at: project.lastActivityAt,
-      namespace: { id: 1, name: project.namespace.split('/').at(-1), path: project.namespace.split('/').at(-1), kind: 'group', full_path: project.namespace },
-      ...(forkedFrom && { forked_from_project: { id: forkedFrom.id, path_with_namespace: fullPathOf(forkedFrom) } }),
+      namespace: {
+        id: group?.id ?? 1,
+        name: project.namespace.split('/').at(-1),
+        path: project.namespace.split('/').at(-1),
+        kind: group ? 'group' : 'user',
+        full_path: project.namespace,
+      },
     };
   }
 
@@ -354,6 +360,41 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
     );
   });
 
+  http.route('GET /api/v4/groups/:id', (request) => {
+    const { username } = grantOf(request);
+    const id = request.params.id;
+    const group = /^\d+$/.test(id) ? [...groups.values()].find((candidate) => candidate.id === Number(id)) : groups.get(id.toLowerCase());
+    if (!group || accessLevel(group.fullPath, username) < 10) throw refuse(404, '404 Group Not Found');
+    return {
+      body: {
+        id: group.id,
+        name: group.fullPath.split('/').at(-1),
+        path: group.fullPath.split('/').at(-1),
+        full_path: group.fullPath,
+        visibility: 'private',
+        web_url: `${request.url.origin}/groups/${group.fullPath}`,
+      },
+    };
+  });
+
+  /** An empty project in a group (by `namespace_id`) or the user's own namespace; private unless asked otherwise. */
+  http.route('POST /api/v4/projects', (request) => {
+    const { username } = grantOf(request);
+    const body = jsonObject(request.rawBody);
+    const group = body.namespace_id === undefined ? undefined : [...groups.values()].find((candidate) => candidate.id === body.namespace_id);
+    if (body.namespace_id !== undefined && (!group || accessLevel(group.fullPath, username) < 10)) throw refuse(404, '404 Namespace Not Found');
+    const namespace = group?.fullPath ?? username;
+    if (accessLevel(namespace, username) < 30) throw refuse(403, '403 Forbidden');
+    const path = typeof body.path === 'string' ? body.path : typeof body.name === 'string' ? body.name : '';
+    if (!/^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$/.test(path) || /\.(git|atom)$/.test(path)) {
+      throw new FakeHttpError(400, { message: { path: ['can contain only letters, digits, _, - and .'] } });
+    }
+    if (findProject(`${namespace}/${path}`)) throw new FakeHttpError(400, { message: { name: ['has already been taken'], path: ['has already been taken'] } });
+    const visibility = body.visibility === 'internal' || body.visibility === 'public' ? body.visibility : 'private';
+    const project = newProject(`${namespace}/${path}`, { visibility, files: null });
+    return { status: 201, body: projectJson(request, project) };
+  });
+
   http.route('GET /api/v4/projects/:id', (request) => ({ body: projectJson(request, visibleProject(request, request.params.id).project) }));
 
   http.route('GET /api/v4/projects/:id/repository/tree', (request) => {
@@ -418,33 +459,6 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
     return { status: 204 };
   });
 
-  http.route('POST /api/v4/projects/:id/fork', (request) => {
-    const { project, username } = visibleProject(request, request.params.id);
-    const body = jsonObject(request.rawBody);
-    const namespace = typeof body.namespace_path === 'string' ? body.namespace_path : username;
-    if (namespace.toLowerCase() !== username.toLowerCase() && !groups.has(namespace.toLowerCase())) throw refuse(404, '404 Target Namespace Not Found');
-    if (accessLevel(namespace, username) < 30) throw refuse(403, '403 Forbidden - Target namespace is not valid');
-    const path = typeof body.path === 'string' ? body.path : project.path;
-    if (!/^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$/.test(path) || /\.(git|atom)$/.test(path))
-      throw new FakeHttpError(400, { message: { path: ['can contain only letters, digits, _, - and .'] } });
-    if (findProject(`${namespace}/${path}`)) throw new FakeHttpError(409, { message: { name: ['has already been taken'], path: ['has already been taken'] } });
-    const visibility = body.visibility === 'private' || body.visibility === 'internal' || body.visibility === 'public' ? body.visibility : project.visibility;
-    const fork: FakeGitLabProject = {
-      ...project,
-      id: (nextId += 1),
-      namespace: groups.get(namespace.toLowerCase())?.fullPath ?? namespace,
-      path,
-      visibility,
-      lastActivityAt: new Date().toISOString(),
-      branches: new Map(project.branches),
-      commits: new Map(project.commits),
-      hooks: new Map(),
-      forkedFrom: project.id,
-    };
-    projects.set(fork.id, fork);
-    return { status: 201, body: projectJson(request, fork) };
-  });
-
   function addUser(username: string, name = username): void {
     users.set(username, { id: (nextId += 1), username, name });
   }
@@ -453,7 +467,7 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
     const segments = groupPath.split('/');
     for (let i = 1; i <= segments.length; i += 1) {
       const fullPath = segments.slice(0, i).join('/');
-      if (!groups.has(fullPath.toLowerCase())) groups.set(fullPath.toLowerCase(), { fullPath, members: new Map() });
+      if (!groups.has(fullPath.toLowerCase())) groups.set(fullPath.toLowerCase(), { id: (nextId += 1), fullPath, members: new Map() });
     }
     groups.get(groupPath.toLowerCase())!.members.set(username, level);
   }
@@ -462,6 +476,29 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
     const id = createHash('sha1').update(`${project.id}:${project.commits.size}:${message}`).digest('hex');
     project.commits.set(id, { id, message, authorName: 'Grace Hopper', files: new Map(Object.entries(files)) });
     return id;
+  }
+
+  function newProject(fullPath: string, projectOptions: FakeGitLabProjectOptions = {}): FakeGitLabProject {
+    const slash = fullPath.lastIndexOf('/');
+    const project: FakeGitLabProject = {
+      id: (nextId += 1),
+      namespace: fullPath.slice(0, slash),
+      path: fullPath.slice(slash + 1),
+      visibility: projectOptions.visibility ?? 'private',
+      description: projectOptions.description === undefined ? null : projectOptions.description,
+      defaultBranch: null,
+      lastActivityAt: projectOptions.lastActivityAt ?? new Date().toISOString(),
+      branches: new Map(),
+      commits: new Map(),
+      hooks: new Map(),
+    };
+    projects.set(project.id, project);
+    if (projectOptions.files !== null) {
+      const branch = projectOptions.defaultBranch ?? 'main';
+      project.branches.set(branch, newCommit(project, projectOptions.files ?? { 'README.md': '# readme\n' }, 'Initial commit'));
+      project.defaultBranch = branch;
+    }
+    return project;
   }
 
   function projectNamed(fullPath: string): FakeGitLabProject {
@@ -477,29 +514,7 @@ export async function startFakeGitLab(): Promise<FakeGitLab> {
     requests: http.requests,
     addUser,
     addMember,
-    addProject(fullPath, projectOptions = {}) {
-      const slash = fullPath.lastIndexOf('/');
-      const project: FakeGitLabProject = {
-        id: (nextId += 1),
-        namespace: fullPath.slice(0, slash),
-        path: fullPath.slice(slash + 1),
-        visibility: projectOptions.visibility ?? 'private',
-        description: projectOptions.description === undefined ? null : projectOptions.description,
-        defaultBranch: null,
-        lastActivityAt: projectOptions.lastActivityAt ?? new Date().toISOString(),
-        branches: new Map(),
-        commits: new Map(),
-        hooks: new Map(),
-        forkedFrom: null,
-      };
-      projects.set(project.id, project);
-      if (projectOptions.files !== null) {
-        const branch = projectOptions.defaultBranch ?? 'main';
-        project.branches.set(branch, newCommit(project, projectOptions.files ?? { 'README.md': '# readme\n' }, 'Initial commit'));
-        project.defaultBranch = branch;
-      }
-      return project;
-    },
+    addProject: newProject,
     addBranch(fullPath, name, files) {
       const project = projectNamed(fullPath);
       const base = project.defaultBranch ? commitAt(project, project.defaultBranch)!.files : new Map<string, FakeGitLabFile>();

@@ -557,6 +557,12 @@ const envSchema = z
       .or(z.literal('').transform(() => undefined)),
     /** The platform's private workspace that deployment copies are made in. */
     GIT_HOST_2_DEPLOY_WORKSPACE: z.string().min(1).default('platform-deployments'),
+    /** The platform's access token for that workspace: it makes, writes and reads the copies. */
+    GIT_HOST_2_DEPLOY_TOKEN: z
+      .string()
+      .min(1)
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
     /** `simulator` or `gitlab` (GitLab's API v4 with an OAuth application). */
     GIT_HOST_3_PROVIDER: z.enum(['simulator', 'gitlab']).default('simulator'),
     /** The instance's base URL; the API is below `/api/v4`. */
@@ -573,6 +579,12 @@ const envSchema = z
       .or(z.literal('').transform(() => undefined)),
     /** The platform's private group that deployment copies are made in. */
     GIT_HOST_3_DEPLOY_GROUP: z.string().min(1).default('platform-deployments'),
+    /** The platform's access token for that group: it makes, writes and reads the copies. */
+    GIT_HOST_3_DEPLOY_TOKEN: z
+      .string()
+      .min(1)
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
     GIT_API_TIMEOUT_SECONDS: z.coerce.number().min(1).max(300).default(30),
     /** `simulator` or `dockerhub` (Docker Hub's API v2). */
     IMAGE_HUB_PROVIDER: z.enum(['simulator', 'dockerhub']).default('simulator'),
@@ -595,8 +607,16 @@ const envSchema = z
       ['GIT_HOST_1_APP_ID', 'GIT_HOST_1_APP_SLUG', 'GIT_HOST_1_PRIVATE_KEY', 'GIT_HOST_1_CLIENT_ID', 'GIT_HOST_1_CLIENT_SECRET', 'GIT_HOST_1_WEBHOOK_SECRET'],
       'GIT_HOST_1_PROVIDER=github',
     );
-    required(env.GIT_HOST_2_PROVIDER === 'bitbucket', ['GIT_HOST_2_CLIENT_ID', 'GIT_HOST_2_CLIENT_SECRET'], 'GIT_HOST_2_PROVIDER=bitbucket');
-    required(env.GIT_HOST_3_PROVIDER === 'gitlab', ['GIT_HOST_3_CLIENT_ID', 'GIT_HOST_3_CLIENT_SECRET'], 'GIT_HOST_3_PROVIDER=gitlab');
+    required(
+      env.GIT_HOST_2_PROVIDER === 'bitbucket',
+      ['GIT_HOST_2_CLIENT_ID', 'GIT_HOST_2_CLIENT_SECRET', 'GIT_HOST_2_DEPLOY_TOKEN'],
+      'GIT_HOST_2_PROVIDER=bitbucket',
+    );
+    required(
+      env.GIT_HOST_3_PROVIDER === 'gitlab',
+      ['GIT_HOST_3_CLIENT_ID', 'GIT_HOST_3_CLIENT_SECRET', 'GIT_HOST_3_DEPLOY_TOKEN'],
+      'GIT_HOST_3_PROVIDER=gitlab',
+    );
     if (env.INFRA_PROVIDER === 'droplets') {
       for (const name of ['INFRA_API_URL', 'INFRA_API_TOKEN'] as const) {
         if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: `${name} is required when INFRA_PROVIDER=droplets` });

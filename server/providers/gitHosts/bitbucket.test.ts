@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeBitbucket, type FakeBitbucket } from '../../../test/fakes/bitbucketServer';
 import { everythingIn, refusal } from '../../../test/upstreamErrors';
-import { BitbucketProvider } from './bitbucket';
+import { AppError } from '../../platform/errors';
+import { BitbucketProvider, type BitbucketOptions } from './bitbucket';
+import type { MirrorEndpoint, MirrorRepository } from './gitMirror';
 
 const REDIRECT_URI = 'https://panel.example.com/v1/integrations/git-host-2/callback';
 const DEPLOY_WORKSPACE = 'platform-deployments';
@@ -9,19 +11,43 @@ const DEPLOY_WORKSPACE = 'platform-deployments';
 let fake: FakeBitbucket;
 let provider: BitbucketProvider;
 let token: string;
+/** The platform's workspace access token: a bot member of the deployment workspace, which the customer is not. */
+let deployToken: string;
+const mirrored: Array<{ source: MirrorEndpoint; target: MirrorEndpoint }> = [];
 
-beforeAll(async () => {
-  fake = await startFakeBitbucket();
-  provider = new BitbucketProvider({
+/** Git's push as the fake sees it: the copy gets the source's commits, branches and tags. */
+const mirror: MirrorRepository = async (source, target) => {
+  mirrored.push({ source, target });
+  const from = fake.repository(source.name);
+  const to = fake.repository(target.name);
+  if (!from || !to) throw new AppError('NOT_FOUND', `${source.name} or ${target.name} not found`);
+  to.commits = new Map(from.commits);
+  to.branches = new Map(from.branches);
+  to.tags = new Map(from.tags);
+  to.mainBranch ??= from.mainBranch;
+};
+
+function adapter(options: Partial<BitbucketOptions> = {}): BitbucketProvider {
+  return new BitbucketProvider({
     apiUrl: fake.apiUrl,
     webUrl: fake.webUrl,
     ...fake.oauthClient,
     deployWorkspace: DEPLOY_WORKSPACE,
+    deployToken,
     timeoutMs: 400,
+    mirror,
+    ...options,
   });
+}
+
+beforeAll(async () => {
+  fake = await startFakeBitbucket();
+  fake.addUser('deploy-bot');
+  fake.addMember(DEPLOY_WORKSPACE, 'deploy-bot', 'admin');
+  deployToken = fake.issueToken('deploy-bot').accessToken;
+  provider = adapter();
   fake.addUser('ada', 'Ada Lovelace');
   fake.addMember('acme', 'ada', 'admin');
-  fake.addMember(DEPLOY_WORKSPACE, 'ada');
   fake.addRepository('acme/web', {
     description: 'The web shop',
     files: {
@@ -97,14 +123,7 @@ describe('Bitbucket adapter: OAuth', () => {
   });
 
   it('reports a refused consumer as the platform’s failure, not the user’s', async () => {
-    const misconfigured = new BitbucketProvider({
-      apiUrl: fake.apiUrl,
-      webUrl: fake.webUrl,
-      clientId: fake.oauthClient.clientId,
-      clientSecret: 'wrong-secret',
-      deployWorkspace: DEPLOY_WORKSPACE,
-      timeoutMs: 400,
-    });
+    const misconfigured = adapter({ clientSecret: 'wrong-secret' });
     const err = await refusal(misconfigured.exchangeCode(fake.issueCode('ada'), REDIRECT_URI));
     expect(err.code).toBe('UPSTREAM_ERROR');
     expect(everythingIn(err)).not.toContain('wrong-secret');
@@ -339,20 +358,55 @@ describe('Bitbucket adapter: webhooks', () => {
 });
 
 describe('Bitbucket adapter: deployment copies', () => {
-  it('forks into the deployment workspace privately, and answers the same copy the second time', async () => {
-    fake.addRepository('acme/shop', { isPrivate: false });
+  const creations = () => fake.requests.filter((request) => request.method === 'POST' && request.path.startsWith(`/2.0/repositories/${DEPLOY_WORKSPACE}/`));
+
+  it('makes a private repository in the deployment workspace with the platform’s token and mirrors the source into it', async () => {
+    fake.addRepository('acme/shop', { isPrivate: false, files: { 'README.md': '# Shop\n', 'app.yaml': 'name: shop\n' } });
+    const before = mirrored.length;
     const { fullName } = await provider.copyToDeploymentOrganisation(token, 'acme/shop');
     expect(fullName).toMatch(/^platform-deployments\/acme-shop-[0-9a-f]{8}$/);
-    const copy = fake.repository(fullName)!;
-    expect(copy).toMatchObject({ isPrivate: true, parent: 'acme/shop' });
+    expect(fake.repository(fullName)).toMatchObject({ isPrivate: true, workspace: DEPLOY_WORKSPACE });
 
-    expect(await provider.copyToDeploymentOrganisation(token, 'acme/shop')).toEqual({ fullName });
-    const forkRequests = fake.requests.filter((request) => request.path === '/2.0/repositories/acme/shop/forks');
-    expect(JSON.parse(forkRequests[0]!.body!.toString('utf8'))).toEqual({
-      name: fullName.split('/')[1],
-      workspace: { slug: DEPLOY_WORKSPACE },
-      is_private: true,
-    });
+    const [create] = creations().filter((request) => request.path === `/2.0/repositories/${fullName}`);
+    expect(create!.headers.authorization).toBe(`Bearer ${deployToken}`);
+    expect(JSON.parse(create!.body!.toString('utf8'))).toEqual({ scm: 'git', is_private: true });
+
+    expect(mirrored.slice(before)).toEqual([
+      {
+        source: { url: `${fake.webUrl}/acme/shop.git`, credential: { username: 'x-token-auth', token }, name: 'acme/shop' },
+        target: { url: `${fake.webUrl}/${fullName}.git`, credential: { username: 'x-token-auth', token: deployToken }, name: fullName },
+      },
+    ]);
+  });
+
+  it('reuses the copy made earlier and brings it up to date', async () => {
+    fake.addRepository('acme/blog');
+    const { fullName } = await provider.copyToDeploymentOrganisation(token, 'acme/blog');
+    const made = creations().length;
+    const pushed = fake.addBranch('acme/blog', 'release');
+
+    expect(await provider.copyToDeploymentOrganisation(token, 'acme/blog')).toEqual({ fullName });
+    expect(creations()).toHaveLength(made);
+    expect(mirrored.at(-1)!.target.name).toBe(fullName);
+    expect(fake.repository(fullName)!.branches.get('release')).toBe(pushed);
+  });
+
+  it('reads a copy with the platform’s token, which the customer’s does not reach', async () => {
+    const { fullName } = await provider.copyToDeploymentOrganisation(token, 'acme/shop');
+    const before = fake.requests.length;
+    expect(await provider.deploymentCopies.readFile(fullName, 'app.yaml')).toBe('name: shop\n');
+    expect((await provider.deploymentCopies.listContents(fullName, '')).map((entry) => entry.name)).toEqual(['README.md', 'app.yaml']);
+    const used = new Set(fake.requests.slice(before).map((request) => request.headers.authorization));
+    expect(used).toEqual(new Set([`Bearer ${deployToken}`]));
+
+    expect((await refusal(provider.readFile(token, fullName, 'app.yaml'))).code).toBe('NOT_FOUND');
+  });
+
+  it('reads nothing outside the deployment workspace with the platform’s token', async () => {
+    const before = fake.requests.length;
+    expect((await refusal(provider.deploymentCopies.readFile('acme/web', 'README.md'))).code).toBe('NOT_FOUND');
+    expect((await refusal(provider.deploymentCopies.listContents('acme/web', ''))).code).toBe('NOT_FOUND');
+    expect(fake.requests.length).toBe(before);
   });
 
   it('gives sources whose names read alike copies of their own', async () => {
@@ -362,6 +416,58 @@ describe('Bitbucket adapter: deployment copies', () => {
     const first = await provider.copyToDeploymentOrganisation(token, 'acme/a-b');
     const second = await provider.copyToDeploymentOrganisation(token, 'acme-a/b');
     expect(first.fullName).not.toBe(second.fullName);
+  });
+
+  it('answers NOT_FOUND for a source the customer does not reach, making nothing', async () => {
+    fake.addUser('mallory');
+    fake.addRepository('mallory/private-tool');
+    const made = creations().length;
+    const before = mirrored.length;
+    expect((await refusal(provider.copyToDeploymentOrganisation(token, 'mallory/private-tool'))).code).toBe('NOT_FOUND');
+    expect(creations()).toHaveLength(made);
+    expect(mirrored).toHaveLength(before);
+  });
+
+  it('cannot make copies with the customer’s token: the deployment workspace is not theirs', async () => {
+    fake.addRepository('acme/kiosk');
+    const before = mirrored.length;
+    const err = await refusal(adapter({ deployToken: token }).copyToDeploymentOrganisation(token, 'acme/kiosk'));
+    expect(err.code).toBe('UPSTREAM_ERROR');
+    expect(err.message).toBe("Git host 2 refused the platform's deployment credential while making the deployment copy");
+    expect(mirrored).toHaveLength(before);
+  });
+
+  it('reports a refused platform token as the platform’s failure, never quoting it', async () => {
+    const revoked = fake.issueToken('deploy-bot', -1).accessToken;
+    const stale = adapter({ deployToken: revoked });
+    const copying = await refusal(stale.copyToDeploymentOrganisation(token, 'acme/web'));
+    expect(copying.code).toBe('UPSTREAM_ERROR');
+    expect(everythingIn(copying)).not.toContain(revoked);
+    const { fullName } = await provider.copyToDeploymentOrganisation(token, 'acme/web');
+    const reading = await refusal(stale.deploymentCopies.readFile(fullName, 'README.md'));
+    expect(reading.code).toBe('UPSTREAM_ERROR');
+    expect(reading.message).toBe("Git host 2 refused the platform's deployment credential while reading a deployment copy");
+    expect(everythingIn(reading)).not.toContain(revoked);
+  });
+
+  it('refuses to build from a copy that has become public', async () => {
+    fake.addRepository('acme/intranet');
+    const { fullName } = await provider.copyToDeploymentOrganisation(token, 'acme/intranet');
+    fake.repository(fullName)!.isPrivate = false;
+    const before = mirrored.length;
+    const err = await refusal(provider.copyToDeploymentOrganisation(token, 'acme/intranet'));
+    expect(err.code).toBe('UPSTREAM_ERROR');
+    expect(err.message).toContain('is public');
+    expect(mirrored).toHaveLength(before);
+  });
+
+  it('hands on the mirror’s refusal of the customer’s token', async () => {
+    const failing = adapter({
+      mirror: async () => {
+        throw new AppError('GIT_CREDENTIAL_INVALID', 'refused');
+      },
+    });
+    expect((await refusal(failing.copyToDeploymentOrganisation(token, 'acme/web'))).code).toBe('GIT_CREDENTIAL_INVALID');
   });
 });
 

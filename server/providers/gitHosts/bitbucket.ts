@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { AppError, invalidField } from '../../platform/errors';
-import { isSuccess, parseJson, UpstreamClient, type UpstreamCall, type UpstreamMethod } from '../upstreamHttp';
+import { isSuccess, parseJson, UpstreamClient, type UpstreamCall, type UpstreamMethod, type UpstreamReply } from '../upstreamHttp';
+import { gitMirror, type MirrorRepository } from './gitMirror';
 import {
   BRANCHES_PER_PAGE,
+  type DeploymentCopyReader,
   type GitAccount,
   type GitBranchPage,
   type GitCommit,
@@ -20,14 +22,20 @@ export interface BitbucketOptions {
   webUrl: string;
   clientId: string;
   clientSecret: string;
-  /** The platform's private workspace that deployment copies are forked into. */
+  /** The platform's private workspace that deployment copies are made in. */
   deployWorkspace: string;
+  /** The platform's access token for that workspace: it makes, writes and reads the copies. */
+  deployToken: string;
   /** Per request: a paginated listing is several requests, each with the full allowance. */
   timeoutMs: number;
+  /** Brings a copy in step with its source; git over the web URL's protocol unless given. */
+  mirror?: MirrorRepository;
 }
 
 const HOST = 'git-host-2';
 const LABEL = 'Git host 2';
+/** Bitbucket's git endpoint takes OAuth and access tokens as the password of this user. */
+const TOKEN_USERNAME = 'x-token-auth';
 /** Bitbucket's largest page for repositories, directory listings and refs. */
 const PAGE_LENGTH = 100;
 
@@ -84,7 +92,8 @@ interface RepositoryRef {
 
 /**
  * The production adapter of git host 2 on Bitbucket Cloud's API 2.0, acting with each project's
- * OAuth access token. Every answer is checked against the shape used, so an API that changes
+ * OAuth access token, and in the deployment workspace with the platform's own access token (the
+ * customer is no member there). Every answer is checked against the shape used, so an API that changes
  * fails one request with UPSTREAM_ERROR instead of handing malformed data on. Tokens never reach
  * a message, a cause or a log line.
  */
@@ -97,6 +106,13 @@ export class BitbucketProvider implements OAuthGitHostProvider {
   readonly #clientId: string;
   readonly #clientSecret: string;
   readonly #deployWorkspace: string;
+  readonly #deployToken: string;
+  readonly #mirror: MirrorRepository;
+
+  readonly deploymentCopies: DeploymentCopyReader = {
+    listContents: async (copy, path, ref) => this.asPlatform(this.listContents(this.#deployToken, this.copyInWorkspace(copy), path, ref)),
+    readFile: async (copy, path, ref) => this.asPlatform(this.readFile(this.#deployToken, this.copyInWorkspace(copy), path, ref)),
+  };
 
   constructor(options: BitbucketOptions) {
     this.#http = new UpstreamClient({
@@ -115,6 +131,8 @@ export class BitbucketProvider implements OAuthGitHostProvider {
     this.#clientId = options.clientId;
     this.#clientSecret = options.clientSecret;
     this.#deployWorkspace = options.deployWorkspace;
+    this.#deployToken = options.deployToken;
+    this.#mirror = options.mirror ?? gitMirror({ label: LABEL, protocols: [new URL(this.#web).protocol.replace(/:$/, '')] });
   }
 
   authorizeUrl(state: string, redirectUri: string): string {
@@ -234,22 +252,73 @@ export class BitbucketProvider implements OAuthGitHostProvider {
     throw this.#http.refusal(call, reply);
   }
 
+  /** The customer's token reads the source; the platform's token makes the copy and pushes to it. */
   async copyToDeploymentOrganisation(accessToken: string, fullName: string): Promise<{ fullName: string }> {
-    const repo = repositoryRef(fullName);
-    const operation = 'copying the repository into the deployment workspace';
-    const name = copyName(repo.fullName);
-    const call: UpstreamCall = {
-      ...this.call(accessToken, 'POST', `${repo.path}/forks`, operation, `Repository ${repo.fullName}`),
-      body: { json: { name, workspace: { slug: this.#deployWorkspace }, is_private: true } },
+    const source = await this.repository(accessToken, repositoryRef(fullName));
+    const copy = await this.deploymentCopy(copyName(source.full_name));
+    await this.#mirror(
+      { url: this.cloneUrl(source.full_name), credential: { username: TOKEN_USERNAME, token: accessToken }, name: source.full_name },
+      { url: this.cloneUrl(copy.full_name), credential: { username: TOKEN_USERNAME, token: this.#deployToken }, name: copy.full_name },
+    );
+    return { fullName: copy.full_name };
+  }
+
+  /** The private repository holding the copy: the one made earlier, or a new empty one. */
+  private async deploymentCopy(name: string): Promise<BitbucketRepository> {
+    const repo = repositoryRef(`${this.#deployWorkspace}/${name}`);
+    const existing = await this.existingCopy(repo);
+    if (existing) return existing;
+    const create: UpstreamCall = {
+      ...this.call(this.#deployToken, 'POST', repo.path, 'making the deployment copy'),
+      body: { json: { scm: 'git', is_private: true } },
     };
-    const reply = await this.#http.send(call);
-    if (isSuccess(reply.status)) return { fullName: this.#http.parse(repositorySchema, parseJson(reply.text), operation).full_name };
-    if ((reply.status === 409 || reply.status === 400) && /already exists/i.test(reply.text)) {
-      // The name is derived from the source alone, so the copy holding it is this repository's earlier one.
-      const existing = await this.repository(accessToken, repositoryRef(`${this.#deployWorkspace}/${name}`));
-      return { fullName: existing.full_name };
+    const reply = await this.#http.send(create);
+    if (isSuccess(reply.status)) return privateCopy(this.#http.parse(repositorySchema, parseJson(reply.text), create.operation));
+    if (reply.status === 400 && /already exists/i.test(reply.text)) {
+      // Another build of the same source made it meanwhile: the name is derived from the source alone.
+      const raced = await this.existingCopy(repo);
+      if (raced) return raced;
     }
-    throw this.#http.refusal(call, reply);
+    throw this.platformRefusal(create, reply);
+  }
+
+  private async existingCopy(repo: RepositoryRef): Promise<BitbucketRepository | null> {
+    const call = this.call(this.#deployToken, 'GET', repo.path, 'reading the deployment copy');
+    const reply = await this.#http.send(call);
+    if (reply.status === 404) return null;
+    if (reply.status !== 200) throw this.platformRefusal(call, reply);
+    return privateCopy(this.#http.parse(repositorySchema, parseJson(reply.text), call.operation));
+  }
+
+  /** Where git reaches a repository: the web origin, whatever the API answers, so a token goes nowhere else. */
+  private cloneUrl(fullName: string): string {
+    return `${this.#web}/${encodePath(fullName)}.git`;
+  }
+
+  /** The platform's token reads nothing outside its deployment workspace. */
+  private copyInWorkspace(copy: string): string {
+    if (repositoryRef(copy).fullName.split('/')[0]!.toLowerCase() !== this.#deployWorkspace.toLowerCase()) {
+      throw new AppError('NOT_FOUND', `Deployment copy ${copy} not found on ${LABEL}`);
+    }
+    return copy;
+  }
+
+  /** A refusal of the platform's own token is the platform's failure, never a grant for the customer to renew. */
+  private platformRefusal(call: UpstreamCall, reply: UpstreamReply): AppError {
+    const refused = this.#http.refusal(call, reply);
+    if (refused.code === 'UPSTREAM_ERROR') return refused;
+    return new AppError('UPSTREAM_ERROR', `${LABEL} refused the platform's deployment credential while ${call.operation}`, { cause: refused.cause });
+  }
+
+  private async asPlatform<T>(work: Promise<T>): Promise<T> {
+    try {
+      return await work;
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'GIT_CREDENTIAL_INVALID') {
+        throw new AppError('UPSTREAM_ERROR', `${LABEL} refused the platform's deployment credential while reading a deployment copy`, { cause: err.cause });
+      }
+      throw err;
+    }
   }
 
   private async token(form: URLSearchParams, operation: string, secrets: string[], previousRefreshToken: string | null): Promise<GitTokenSet> {
@@ -328,6 +397,14 @@ export class BitbucketProvider implements OAuthGitHostProvider {
   private call(accessToken: string, method: UpstreamMethod, target: string | URL, operation: string, subject?: string): UpstreamCall {
     return { method, url: this.#http.url(target), authorization: `Bearer ${accessToken}`, operation, subject, secrets: [accessToken] };
   }
+}
+
+/** A copy anyone could read would publish the customer's code: the platform builds only from private ones. */
+function privateCopy(repository: BitbucketRepository): BitbucketRepository {
+  if (!repository.is_private) {
+    throw new AppError('UPSTREAM_ERROR', `The deployment copy ${repository.full_name} on ${LABEL} is public; the platform builds only from private copies`);
+  }
+  return repository;
 }
 
 function toRepository(repository: BitbucketRepository): GitRepository {

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGitLab, type FakeGitLab } from '../../../test/fakes/gitlabServer';
 import { everythingIn, refusal } from '../../../test/upstreamErrors';
-import { GITLAB_OAUTH_SCOPES, GitLabProvider } from './gitlab';
+import { AppError } from '../../platform/errors';
+import type { MirrorEndpoint, MirrorRepository } from './gitMirror';
+import { GITLAB_OAUTH_SCOPES, GitLabProvider, type GitLabOptions } from './gitlab';
 
 const REDIRECT_URI = 'https://panel.example.com/v1/integrations/git-host-3/callback';
 const DEPLOY_GROUP = 'platform-deployments';
@@ -11,14 +13,34 @@ const NESTED = 'demo-group/sub group/my.project';
 let fake: FakeGitLab;
 let provider: GitLabProvider;
 let token: string;
+/** The platform's group access token: a bot maintainer of the deployment group, which the customer is not in. */
+let deployToken: string;
+const mirrored: Array<{ source: MirrorEndpoint; target: MirrorEndpoint }> = [];
+
+/** Git's push as the fake sees it: the copy gets the source's commits and branches. */
+const mirror: MirrorRepository = async (source, target) => {
+  mirrored.push({ source, target });
+  const from = fake.project(source.name);
+  const to = fake.project(target.name);
+  if (!from || !to) throw new AppError('NOT_FOUND', `${source.name} or ${target.name} not found`);
+  to.commits = new Map(from.commits);
+  to.branches = new Map(from.branches);
+  to.defaultBranch ??= from.defaultBranch;
+};
+
+function adapter(options: Partial<GitLabOptions> = {}): GitLabProvider {
+  return new GitLabProvider({ baseUrl: fake.baseUrl, ...fake.oauthClient, deployGroup: DEPLOY_GROUP, deployToken, timeoutMs: 400, mirror, ...options });
+}
 
 beforeAll(async () => {
   fake = await startFakeGitLab();
-  provider = new GitLabProvider({ baseUrl: fake.baseUrl, ...fake.oauthClient, deployGroup: DEPLOY_GROUP, timeoutMs: 400 });
+  fake.addUser('group_deploy_bot');
+  fake.addMember(DEPLOY_GROUP, 'group_deploy_bot', 40);
+  deployToken = fake.issueToken('group_deploy_bot').accessToken;
+  provider = adapter();
   fake.addUser('grace', 'Grace Hopper');
   fake.addMember('acme', 'grace', 40);
   fake.addMember('demo-group', 'grace', 40);
-  fake.addMember(DEPLOY_GROUP, 'grace', 30);
   fake.addProject('acme/web', {
     description: 'The web shop',
     files: {
@@ -92,13 +114,7 @@ describe('GitLab adapter: OAuth', () => {
   });
 
   it('reports a refused application as the platform’s failure', async () => {
-    const misconfigured = new GitLabProvider({
-      baseUrl: fake.baseUrl,
-      clientId: fake.oauthClient.clientId,
-      clientSecret: 'wrong',
-      deployGroup: DEPLOY_GROUP,
-      timeoutMs: 400,
-    });
+    const misconfigured = adapter({ clientSecret: 'wrong' });
     expect((await refusal(misconfigured.exchangeCode(fake.issueCode('grace', REDIRECT_URI), REDIRECT_URI))).code).toBe('UPSTREAM_ERROR');
   });
 
@@ -310,26 +326,88 @@ describe('GitLab adapter: webhooks', () => {
 });
 
 describe('GitLab adapter: deployment copies', () => {
-  it('forks into the deployment group privately, and answers the same copy the second time', async () => {
+  const creations = () => fake.requests.filter((request) => request.method === 'POST' && request.path === '/api/v4/projects');
+
+  it('makes a private project in the deployment group with the platform’s token and mirrors the source into it', async () => {
+    const before = mirrored.length;
     const { fullName } = await provider.copyToDeploymentOrganisation(token, NESTED);
     expect(fullName).toMatch(/^platform-deployments\/demo-group-sub-group-my-project-[0-9a-f]{8}$/);
-    const copy = fake.project(fullName)!;
-    expect(copy).toMatchObject({ visibility: 'private', forkedFrom: fake.project(NESTED)!.id });
-    expect(lastRequest('POST', '/fork').path).toBe('/api/v4/projects/demo-group%2Fsub%20group%2Fmy.project/fork');
-    expect(JSON.parse(lastRequest('POST', '/fork').body!.toString('utf8'))).toEqual({
-      namespace_path: DEPLOY_GROUP,
-      path: fullName.split('/')[1],
-      name: fullName.split('/')[1],
-      visibility: 'private',
-    });
+    expect(fake.project(fullName)).toMatchObject({ visibility: 'private', namespace: DEPLOY_GROUP });
 
-    expect(await provider.copyToDeploymentOrganisation(token, NESTED)).toEqual({ fullName });
+    const group = lastRequest('GET', `/api/v4/groups/${DEPLOY_GROUP}`);
+    expect(group.headers.authorization).toBe(`Bearer ${deployToken}`);
+    const create = creations().at(-1)!;
+    expect(create.headers.authorization).toBe(`Bearer ${deployToken}`);
+    const path = fullName.split('/')[1];
+    expect(JSON.parse(create.body!.toString('utf8'))).toEqual({ name: path, path, namespace_id: expect.any(Number), visibility: 'private' });
+
+    expect(mirrored.slice(before)).toEqual([
+      {
+        source: { url: `${fake.baseUrl}/demo-group/sub%20group/my.project.git`, credential: { username: 'oauth2', token }, name: NESTED },
+        target: { url: `${fake.baseUrl}/${fullName}.git`, credential: { username: 'oauth2', token: deployToken }, name: fullName },
+      },
+    ]);
   });
 
-  it('answers NOT_FOUND when the account may not create projects in the deployment group', async () => {
-    fake.addUser('outsider');
-    fake.addMember('acme', 'outsider', 40);
-    expect((await refusal(provider.copyToDeploymentOrganisation(fake.issueToken('outsider').accessToken, 'acme/web'))).code).toBe('NOT_FOUND');
+  it('reuses the copy made earlier and brings it up to date', async () => {
+    const { fullName } = await provider.copyToDeploymentOrganisation(token, NESTED);
+    const made = creations().length;
+    const pushed = fake.addBranch(NESTED, 'release');
+    expect(await provider.copyToDeploymentOrganisation(token, NESTED)).toEqual({ fullName });
+    expect(creations()).toHaveLength(made);
+    expect(fake.project(fullName)!.branches.get('release')).toBe(pushed);
+  });
+
+  it('reads a copy with the platform’s token, which the customer’s does not reach', async () => {
+    const { fullName } = await provider.copyToDeploymentOrganisation(token, NESTED);
+    const before = fake.requests.length;
+    expect(await provider.deploymentCopies.readFile(fullName, 'Dockerfile')).toBe('FROM python:3.12\n');
+    expect((await provider.deploymentCopies.listContents(fullName, '', 'release')).map((entry) => entry.name)).toEqual(['app', 'Dockerfile']);
+    expect(new Set(fake.requests.slice(before).map((request) => request.headers.authorization))).toEqual(new Set([`Bearer ${deployToken}`]));
+
+    expect((await refusal(provider.readFile(token, fullName, 'Dockerfile'))).code).toBe('NOT_FOUND');
+    const before2 = fake.requests.length;
+    expect((await refusal(provider.deploymentCopies.readFile(NESTED, 'Dockerfile'))).code).toBe('NOT_FOUND');
+    expect(fake.requests.length).toBe(before2);
+  });
+
+  it('answers NOT_FOUND for a source the customer does not reach, making nothing', async () => {
+    fake.addProject('strangers/tool');
+    const made = creations().length;
+    expect((await refusal(provider.copyToDeploymentOrganisation(token, 'strangers/tool'))).code).toBe('NOT_FOUND');
+    expect(creations()).toHaveLength(made);
+  });
+
+  it('cannot make copies with the customer’s token: the deployment group is not theirs', async () => {
+    const before = mirrored.length;
+    const err = await refusal(adapter({ deployToken: token }).copyToDeploymentOrganisation(token, 'acme/web'));
+    expect(err.code).toBe('UPSTREAM_ERROR');
+    expect(err.message).toBe("Git host 3 refused the platform's deployment credential while finding the deployment group");
+    expect(mirrored).toHaveLength(before);
+  });
+
+  it('reports a refused platform token as the platform’s failure, never quoting it', async () => {
+    const expired = fake.issueToken('group_deploy_bot', { expiresInSeconds: -1 }).accessToken;
+    const stale = adapter({ deployToken: expired });
+    const copying = await refusal(stale.copyToDeploymentOrganisation(token, 'acme/web'));
+    expect(copying.code).toBe('UPSTREAM_ERROR');
+    expect(everythingIn(copying)).not.toContain(expired);
+    const { fullName } = await provider.copyToDeploymentOrganisation(token, 'acme/web');
+    const reading = await refusal(stale.deploymentCopies.readFile(fullName, 'README.md'));
+    expect(reading.code).toBe('UPSTREAM_ERROR');
+    expect(everythingIn(reading)).not.toContain(expired);
+  });
+
+  it('refuses to build from a copy that is no longer private', async () => {
+    const { fullName } = await provider.copyToDeploymentOrganisation(token, 'acme/web');
+    fake.project(fullName)!.visibility = 'internal';
+    try {
+      const err = await refusal(provider.copyToDeploymentOrganisation(token, 'acme/web'));
+      expect(err.code).toBe('UPSTREAM_ERROR');
+      expect(err.message).toContain('is internal');
+    } finally {
+      fake.project(fullName)!.visibility = 'private';
+    }
   });
 });
 

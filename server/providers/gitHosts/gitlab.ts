@@ -2,8 +2,10 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { AppError, invalidField } from '../../platform/errors';
 import { isSuccess, parseJson, UpstreamClient, type UpstreamCall, type UpstreamMethod, type UpstreamReply } from '../upstreamHttp';
+import { gitMirror, type MirrorRepository } from './gitMirror';
 import {
   BRANCHES_PER_PAGE,
+  type DeploymentCopyReader,
   type GitAccount,
   type GitBranchPage,
   type GitCommit,
@@ -18,16 +20,22 @@ export interface GitLabOptions {
   baseUrl: string;
   clientId: string;
   clientSecret: string;
-  /** The platform's private group (full path) that deployment copies are forked into. */
+  /** The platform's private group (full path) that deployment copies are made in. */
   deployGroup: string;
+  /** The platform's access token for that group (a group access token): it makes, writes and reads the copies. */
+  deployToken: string;
   /** Per request: a paginated listing is several requests, each with the full allowance. */
   timeoutMs: number;
+  /** Brings a copy in step with its source; git over the instance's protocol unless given. */
+  mirror?: MirrorRepository;
 }
 
 const HOST = 'git-host-3';
 const LABEL = 'Git host 3';
 /** SPEC: host 3 asks for API and read_repository access. */
 export const GITLAB_OAUTH_SCOPES = ['api', 'read_repository'];
+/** GitLab's git endpoint takes OAuth tokens as the password of this user, and access tokens with any. */
+const TOKEN_USERNAME = 'oauth2';
 /** GitLab's largest page. */
 const PER_PAGE = 100;
 /** Git mode of a symbolic link in a tree. */
@@ -62,6 +70,7 @@ const commitSchema = z.looseObject({ id: z.string().min(1), message: z.string().
 const branchSchema = z.looseObject({ name: z.string(), commit: commitSchema });
 const userSchema = z.looseObject({ username: z.string().min(1), name: z.string().nullish() });
 const hookSchema = z.looseObject({ id: z.number().int() });
+const groupSchema = z.looseObject({ id: z.number().int() });
 
 interface ProjectRef {
   fullName: string;
@@ -71,7 +80,8 @@ interface ProjectRef {
 
 /**
  * The production adapter of git host 3 on GitLab's API v4 (gitlab.com or a self-managed
- * instance), acting with each project's OAuth access token. Every answer is checked against the
+ * instance), acting with each project's OAuth access token, and in the deployment group with the
+ * platform's own access token (the customer is no member there). Every answer is checked against the
  * shape used, so an API that changes fails one request with UPSTREAM_ERROR instead of handing
  * malformed data on. Tokens never reach a message, a cause or a log line.
  */
@@ -84,6 +94,13 @@ export class GitLabProvider implements OAuthGitHostProvider {
   readonly #clientId: string;
   readonly #clientSecret: string;
   readonly #deployGroup: string;
+  readonly #deployToken: string;
+  readonly #mirror: MirrorRepository;
+
+  readonly deploymentCopies: DeploymentCopyReader = {
+    listContents: async (copy, path, ref) => this.asPlatform(this.listContents(this.#deployToken, this.copyInGroup(copy), path, ref)),
+    readFile: async (copy, path, ref) => this.asPlatform(this.readFile(this.#deployToken, this.copyInGroup(copy), path, ref)),
+  };
 
   constructor(options: GitLabOptions) {
     this.#base = options.baseUrl.replace(/\/+$/, '');
@@ -106,6 +123,8 @@ export class GitLabProvider implements OAuthGitHostProvider {
     this.#clientId = options.clientId;
     this.#clientSecret = options.clientSecret;
     this.#deployGroup = options.deployGroup.replace(/^\/+|\/+$/g, '');
+    this.#deployToken = options.deployToken;
+    this.#mirror = options.mirror ?? gitMirror({ label: LABEL, protocols: [new URL(this.#base).protocol.replace(/:$/, '')] });
   }
 
   authorizeUrl(state: string, redirectUri: string): string {
@@ -229,22 +248,78 @@ export class GitLabProvider implements OAuthGitHostProvider {
     throw this.#http.refusal(call, reply);
   }
 
+  /** The customer's token reads the source; the platform's token makes the copy and pushes to it. */
   async copyToDeploymentOrganisation(accessToken: string, fullName: string): Promise<{ fullName: string }> {
-    const project = projectRef(fullName);
-    const operation = 'copying the project into the deployment group';
-    const path = copyPath(project.fullName);
-    const call: UpstreamCall = {
-      ...this.call(accessToken, 'POST', this.#http.url(`${project.path}/fork`), operation, `Project ${project.fullName}`),
-      body: { json: { namespace_path: this.#deployGroup, path, name: path, visibility: 'private' } },
+    const source = await this.project(accessToken, projectRef(fullName));
+    const copy = await this.deploymentCopy(copyPath(source.path_with_namespace));
+    await this.#mirror(
+      { url: this.cloneUrl(source.path_with_namespace), credential: { username: TOKEN_USERNAME, token: accessToken }, name: source.path_with_namespace },
+      { url: this.cloneUrl(copy.path_with_namespace), credential: { username: TOKEN_USERNAME, token: this.#deployToken }, name: copy.path_with_namespace },
+    );
+    return { fullName: copy.path_with_namespace };
+  }
+
+  /** The private project holding the copy: the one made earlier, or a new empty one in the deployment group. */
+  private async deploymentCopy(path: string): Promise<GitLabProject> {
+    const project = projectRef(`${this.#deployGroup}/${path}`);
+    const existing = await this.existingCopy(project);
+    if (existing) return existing;
+    const create: UpstreamCall = {
+      ...this.call(this.#deployToken, 'POST', this.#http.url('/projects'), 'making the deployment copy'),
+      body: { json: { name: path, path, namespace_id: await this.deployGroupId(), visibility: 'private' } },
     };
-    const reply = await this.#http.send(call);
-    if (isSuccess(reply.status)) return { fullName: this.#http.parse(projectSchema, parseJson(reply.text), operation).path_with_namespace };
-    if ((reply.status === 409 || reply.status === 400) && /already been taken|already exists/i.test(reply.text)) {
-      // The path is derived from the source alone, so the project holding it is this source's earlier copy.
-      const existing = await this.project(accessToken, projectRef(`${this.#deployGroup}/${path}`));
-      return { fullName: existing.path_with_namespace };
+    const reply = await this.#http.send(create);
+    if (isSuccess(reply.status)) return privateCopy(this.#http.parse(projectSchema, parseJson(reply.text), create.operation));
+    if (reply.status === 400 && /already been taken/i.test(reply.text)) {
+      // Another build of the same source made it meanwhile: the path is derived from the source alone.
+      const raced = await this.existingCopy(project);
+      if (raced) return raced;
     }
-    throw this.#http.refusal(call, reply);
+    throw this.platformRefusal(create, reply);
+  }
+
+  private async existingCopy(project: ProjectRef): Promise<GitLabProject | null> {
+    const call = this.call(this.#deployToken, 'GET', this.#http.url(project.path), 'reading the deployment copy');
+    const reply = await this.#http.send(call);
+    if (reply.status === 404) return null;
+    if (reply.status !== 200) throw this.platformRefusal(call, reply);
+    return privateCopy(this.#http.parse(projectSchema, parseJson(reply.text), call.operation));
+  }
+
+  private async deployGroupId(): Promise<number> {
+    const call = this.call(this.#deployToken, 'GET', this.#http.url(`/groups/${encodeURIComponent(this.#deployGroup)}`), 'finding the deployment group');
+    const reply = await this.#http.send(call);
+    if (reply.status !== 200) throw this.platformRefusal(call, reply);
+    return this.#http.parse(groupSchema, parseJson(reply.text), call.operation).id;
+  }
+
+  /** Where git reaches a project: the configured instance, whatever the API answers, so a token goes nowhere else. */
+  private cloneUrl(fullPath: string): string {
+    return `${this.#base}/${fullPath.split('/').map(encodeURIComponent).join('/')}.git`;
+  }
+
+  /** The platform's token reads nothing outside its deployment group. */
+  private copyInGroup(copy: string): string {
+    if (!copy.toLowerCase().startsWith(`${this.#deployGroup.toLowerCase()}/`)) throw new AppError('NOT_FOUND', `Deployment copy ${copy} not found on ${LABEL}`);
+    return copy;
+  }
+
+  /** A refusal of the platform's own token is the platform's failure, never a grant for the customer to renew. */
+  private platformRefusal(call: UpstreamCall, reply: UpstreamReply): AppError {
+    const refused = this.#http.refusal(call, reply);
+    if (refused.code === 'UPSTREAM_ERROR') return refused;
+    return new AppError('UPSTREAM_ERROR', `${LABEL} refused the platform's deployment credential while ${call.operation}`, { cause: refused.cause });
+  }
+
+  private async asPlatform<T>(work: Promise<T>): Promise<T> {
+    try {
+      return await work;
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'GIT_CREDENTIAL_INVALID') {
+        throw new AppError('UPSTREAM_ERROR', `${LABEL} refused the platform's deployment credential while reading a deployment copy`, { cause: err.cause });
+      }
+      throw err;
+    }
   }
 
   private async token(fields: Record<string, string>, operation: string, secrets: string[]): Promise<GitTokenSet> {
@@ -290,6 +365,17 @@ export class GitLabProvider implements OAuthGitHostProvider {
   private call(accessToken: string, method: UpstreamMethod, url: URL, operation: string, subject?: string): UpstreamCall {
     return { method, url, authorization: `Bearer ${accessToken}`, operation, subject, secrets: [accessToken] };
   }
+}
+
+/** A copy anyone could read would publish the customer's code: the platform builds only from private ones. */
+function privateCopy(project: GitLabProject): GitLabProject {
+  if (project.visibility !== 'private') {
+    throw new AppError(
+      'UPSTREAM_ERROR',
+      `The deployment copy ${project.path_with_namespace} on ${LABEL} is ${project.visibility}; the platform builds only from private copies`,
+    );
+  }
+  return project;
 }
 
 function toRepository(project: GitLabProject): GitRepository {

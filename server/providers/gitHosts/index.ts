@@ -57,6 +57,7 @@ function makeOAuthGitHost(host: OAuthGitHost): OAuthGitHostProvider {
       clientId: config.GIT_HOST_2_CLIENT_ID!,
       clientSecret: config.GIT_HOST_2_CLIENT_SECRET!,
       deployWorkspace: config.GIT_HOST_2_DEPLOY_WORKSPACE,
+      deployToken: config.GIT_HOST_2_DEPLOY_TOKEN!,
       timeoutMs,
     });
   }
@@ -66,6 +67,7 @@ function makeOAuthGitHost(host: OAuthGitHost): OAuthGitHostProvider {
       clientId: config.GIT_HOST_3_CLIENT_ID!,
       clientSecret: config.GIT_HOST_3_CLIENT_SECRET!,
       deployGroup: config.GIT_HOST_3_DEPLOY_GROUP,
+      deployToken: config.GIT_HOST_3_DEPLOY_TOKEN!,
       timeoutMs,
     });
   }

@@ -496,27 +496,34 @@ describe.each(OAUTH_CASES)('$host simulator', ({ host, reachable, unreachable, w
     await db.delete(gitSimHooks).where(and(eq(gitSimHooks.host, host), eq(gitSimHooks.repository, repository)));
   });
 
-  it('copies a repository into the deployment organisation, readable with the same token and in step only when copied again', async () => {
+  it('copies a repository into the deployment organisation, readable by the platform and in step only when copied again', async () => {
     const { accessToken } = await connect();
     expect(await sim.copyToDeploymentOrganisation(accessToken, withTemplate)).toEqual({ fullName: copy });
     const original = await sim.listContents(accessToken, withTemplate, '');
-    expect(await sim.listContents(accessToken, copy, '')).toEqual(original);
-    expect(await sim.readFile(accessToken, copy, '.cloudpanel/app.yaml')).toBe(await sim.readFile(accessToken, withTemplate, '.cloudpanel/app.yaml'));
-    const described = await sim.getRepository(accessToken, copy);
-    expect(described).toMatchObject({ fullName: copy, owner: 'platform-deployments', private: true, defaultBranch: 'main' });
+    expect(await sim.deploymentCopies.listContents(copy, '')).toEqual(original);
+    expect(await sim.deploymentCopies.readFile(copy, '.cloudpanel/app.yaml')).toBe(await sim.readFile(accessToken, withTemplate, '.cloudpanel/app.yaml'));
 
-    const sourceHead = await sim.headCommit(accessToken, withTemplate, 'main');
     const { commit } = await simulatePush({ host, repository: withTemplate, branch: 'main', message: 'After the copy' });
-    expect((await sim.headCommit(accessToken, copy, 'main')).sha).toBe(sourceHead.sha);
-    expect((await refusal(sim.readFile(accessToken, copy, 'README.md', commit.sha))).code).toBe('NOT_FOUND');
+    expect((await refusal(sim.deploymentCopies.readFile(copy, 'README.md', commit.sha))).code).toBe('NOT_FOUND');
+    expect((await refusal(sim.deploymentCopies.listContents(copy, '', commit.sha))).code).toBe('NOT_FOUND');
 
     expect(await sim.copyToDeploymentOrganisation(accessToken, withTemplate)).toEqual({ fullName: copy });
-    expect((await sim.headCommit(accessToken, copy, 'main')).sha).toBe(commit.sha);
-    expect(await sim.readFile(accessToken, copy, 'README.md', commit.sha)).toEqual(expect.any(String));
-    expect((await sim.listBranches(accessToken, copy, 1)).branches.find((branch) => branch.name === 'main')!.commitSha).toBe(commit.sha);
+    expect(await sim.deploymentCopies.readFile(copy, 'README.md', commit.sha)).toEqual(expect.any(String));
+    expect(await sim.deploymentCopies.listContents(copy, '', commit.sha)).toEqual(original);
 
     expect((await refusal(sim.copyToDeploymentOrganisation(accessToken, unreachable))).code).toBe('NOT_FOUND');
+    expect((await refusal(sim.deploymentCopies.readFile(withTemplate, 'README.md'))).code).toBe('NOT_FOUND');
+  });
+
+  it('keeps the deployment organisation out of the customer’s reach', async () => {
+    const { accessToken } = await connect();
+    await sim.copyToDeploymentOrganisation(accessToken, withTemplate);
+    expect((await refusal(sim.getRepository(accessToken, copy))).code).toBe('NOT_FOUND');
+    expect((await refusal(sim.listContents(accessToken, copy, ''))).code).toBe('NOT_FOUND');
+    expect((await refusal(sim.readFile(accessToken, copy, 'README.md'))).code).toBe('NOT_FOUND');
+    expect((await refusal(sim.headCommit(accessToken, copy, 'main'))).code).toBe('NOT_FOUND');
     expect((await refusal(sim.createWebhook(accessToken, copy, { url: 'https://x.example/h', secret: 's' }))).code).toBe('NOT_FOUND');
+    expect((await sim.listRepositories(accessToken)).map((repository) => repository.fullName)).not.toContain(copy);
   });
 
   it('names copies after the configured deployment organisation and refuses a name another repository holds', async () => {
@@ -553,15 +560,17 @@ describe('git host 3 simulator: scopes and nested groups', () => {
     expect(root.map((entry) => entry.name)).toEqual(['.cloudpanel', 'cmd', 'README.md', 'go.mod']);
   });
 
-  it('lets a read-only grant read but not register webhooks or read the account', async () => {
+  it('lets a read-only grant read and copy but not register webhooks or read the account', async () => {
     const tokens = await sim.exchangeCode(await consent('git-host-3', { scope: 'read_repository' }), callbackOf('git-host-3'));
     expect(tokens.scopes).toEqual(['read_repository']);
     expect((await sim.getRepository(tokens.accessToken, 'demo-group/website')).private).toBe(false);
     expect((await refusal(sim.createWebhook(tokens.accessToken, 'demo-group/website', { url: 'https://x.example/h', secret: 's' }))).code).toBe(
       'GIT_CREDENTIAL_INVALID',
     );
-    expect((await refusal(sim.copyToDeploymentOrganisation(tokens.accessToken, 'demo-group/website'))).code).toBe('GIT_CREDENTIAL_INVALID');
+    expect(await sim.copyToDeploymentOrganisation(tokens.accessToken, 'demo-group/website')).toEqual({ fullName: 'platform-deployments/demo-group-website' });
     expect((await refusal(sim.currentAccount(tokens.accessToken))).code).toBe('GIT_CREDENTIAL_INVALID');
+    const noRead = await sim.exchangeCode(await consent('git-host-3', { scope: 'read_user' }), callbackOf('git-host-3'));
+    expect((await refusal(sim.copyToDeploymentOrganisation(noRead.accessToken, 'demo-group/website'))).code).toBe('GIT_CREDENTIAL_INVALID');
   });
 });
 
@@ -653,10 +662,10 @@ describe('the simulated hosts’ pages', () => {
     expect(granted.status).toBe(303);
     expect(new URL(granted.headers.get('location')!).searchParams.get('code')).toEqual(expect.any(String));
     try {
-      configure({ GIT_HOST_2_PROVIDER: 'bitbucket', GIT_HOST_2_CLIENT_ID: 'id', GIT_HOST_2_CLIENT_SECRET: 'secret' });
+      configure({ GIT_HOST_2_PROVIDER: 'bitbucket', GIT_HOST_2_CLIENT_ID: 'id', GIT_HOST_2_CLIENT_SECRET: 'secret', GIT_HOST_2_DEPLOY_TOKEN: 'deploy' });
       expect((await consentRoute.POST(form(allow), context('git-host-2'))).status).toBe(404);
     } finally {
-      configure({ GIT_HOST_2_PROVIDER: undefined, GIT_HOST_2_CLIENT_ID: undefined, GIT_HOST_2_CLIENT_SECRET: undefined });
+      configure({ GIT_HOST_2_PROVIDER: undefined, GIT_HOST_2_CLIENT_ID: undefined, GIT_HOST_2_CLIENT_SECRET: undefined, GIT_HOST_2_DEPLOY_TOKEN: undefined });
     }
   });
 

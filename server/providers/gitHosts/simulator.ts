@@ -11,6 +11,7 @@ import { findLiveInstallation, installationAccount, liveInstallationsOn, markUni
 import { branchHead, branchPage, describeRepository, listDirectory, readTextFile, sourceView, type RepositoryView } from './simulatorRepositories';
 import { exchangeCode, refreshTokens, revokeGrant, tokenHolder, type IssuedTokens, type TokenLifetime } from './simulatorTokens';
 import type {
+  DeploymentCopyReader,
   GitAccount,
   GitBranchPage,
   GitCommit,
@@ -142,7 +143,7 @@ interface OAuthHostModel {
   grantedScopes: readonly string[];
   /** Any of these lets a token read repositories. */
   readScopes: readonly string[];
-  /** Any of these lets a token manage hooks and make copies. */
+  /** Any of these lets a token manage hooks. */
   writeScopes: readonly string[];
   /** Any of these lets a token read its own account. */
   accountScopes: readonly string[];
@@ -199,13 +200,20 @@ const hookSchema = z.object({
 /**
  * Git hosts 2 (Bitbucket style: workspaces) and 3 (GitLab style: nested groups), simulated. The
  * user behind a token reaches the repositories of the namespaces they belong to; codes serve once
- * within ten minutes, access tokens live two hours, a refresh rotates both. Copies in the
- * deployment organisation read like their source as of their last sync, with the same token.
+ * within ten minutes, access tokens live two hours, a refresh rotates both. A token that reads a
+ * repository may copy it into the deployment organisation; the copy reads like its source as of
+ * its last sync, and only with the platform's credential there (`deploymentCopies`): the
+ * customer's token does not reach that organisation.
  */
 export class OAuthGitHostSimulator implements OAuthGitHostProvider {
   readonly kind = 'simulator' as const;
   readonly description: string;
   private readonly model: OAuthHostModel;
+
+  readonly deploymentCopies: DeploymentCopyReader = {
+    listContents: async (copy, path, ref) => listDirectory(await this.copyView(copy), path, ref),
+    readFile: async (copy, path, ref) => readTextFile(await this.copyView(copy), path, ref),
+  };
 
   constructor(readonly host: OAuthGitHost) {
     this.model = OAUTH_HOSTS[host];
@@ -298,7 +306,7 @@ export class OAuthGitHostSimulator implements OAuthGitHostProvider {
   }
 
   async copyToDeploymentOrganisation(accessToken: string, fullName: string): Promise<{ fullName: string }> {
-    const seed = await this.administered(accessToken, fullName);
+    const seed = (await this.view(accessToken, fullName)).seed;
     const copy = `${this.model.deployOrganisation()}/${this.model.copyName(seed)}`;
     const db = await getDb();
     const [synced] = await db
@@ -340,22 +348,27 @@ export class OAuthGitHostSimulator implements OAuthGitHostProvider {
     return seed && this.reachableSeeds(account).includes(seed) ? seed : undefined;
   }
 
-  /** A repository the token reaches, or a copy of one; another's answers as one that does not exist. */
+  /** A repository the token reaches; another's, or a deployment copy, answers as one that does not exist. */
   private async view(accessToken: string, fullName: string): Promise<RepositoryView> {
     const account = await this.holder(accessToken, this.model.readScopes);
     const seed = this.reachableSeed(account, fullName);
-    if (seed) return sourceView(seed);
+    if (!seed) throw notFound(`Repository ${fullName}`);
+    return sourceView(seed);
+  }
+
+  /** A deployment copy as its last sync left it, as the platform reads it. */
+  private async copyView(fullName: string): Promise<RepositoryView> {
     const db = await getDb();
     const [copy] = await db
       .select()
       .from(gitSimCopies)
       .where(and(eq(gitSimCopies.host, this.host), sql`lower(${gitSimCopies.copy}) = lower(${fullName})`));
-    const source = copy ? this.reachableSeed(account, copy.source) : undefined;
-    if (!copy || !source) throw notFound(`Repository ${fullName}`);
+    const source = copy ? findSeedRepository(this.host, copy.source) : undefined;
+    if (!copy || !source) throw notFound(`Deployment copy ${fullName}`);
     return { seed: source, fullName: copy.copy, owner: copy.copy.slice(0, copy.copy.lastIndexOf('/')), syncedAt: copy.syncedAt };
   }
 
-  /** A repository of a namespace the token's user belongs to, for hooks and copies: a copy is not theirs to change. */
+  /** A repository of a namespace the token's user belongs to, for hooks. */
   private async administered(accessToken: string, fullName: string): Promise<SeedRepository> {
     const account = await this.holder(accessToken, this.model.writeScopes);
     const seed = this.reachableSeed(account, fullName);

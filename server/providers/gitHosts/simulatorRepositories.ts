@@ -45,7 +45,7 @@ export async function describeRepository(view: RepositoryView): Promise<GitRepos
     fullName: view.fullName,
     name: view.fullName.slice(view.fullName.lastIndexOf('/') + 1),
     owner: view.owner,
-    private: view.syncedAt ? true : view.seed.private,
+    private: view.seed.private,
     defaultBranch: view.seed.defaultBranch,
     description: view.seed.description,
     updatedAt: updatedAt.toISOString(),

@@ -3,8 +3,9 @@ import type { GitHost, OAuthGitHost } from '../../../db/schema/gitIntegrations';
 /**
  * The git hosts a project connects (SPEC's `git-host-1`, `git-host-2`, `git-host-3`). Host 1 works
  * with installations of the platform's app on an account (GitHub-App style); hosts 2 and 3 with a
- * per-project OAuth grant (Bitbucket and GitLab style). The providers keep no credential: every
- * call is given the installation or the access token it acts with.
+ * per-project OAuth grant (Bitbucket and GitLab style). The providers keep no customer credential:
+ * every call is given the installation or the access token it acts with. Hosts 2 and 3 hold only the
+ * platform's own credential for its deployment organisation.
  *
  * Errors: AppError('NOT_FOUND') for a repository, path, ref, installation or package the credential
  * does not reach; AppError('GIT_CREDENTIAL_INVALID') when the host refuses the credential (revoked,
@@ -136,6 +137,15 @@ export interface GitAccount {
   displayName: string | null;
 }
 
+/**
+ * Reads the copies in the platform's deployment organisation with the platform's own credential
+ * there: the customer's token does not reach that organisation. NOT_FOUND for a name outside it.
+ */
+export interface DeploymentCopyReader {
+  listContents(copy: string, path: string, ref?: string): Promise<GitContentEntry[]>;
+  readFile(copy: string, path: string, ref?: string): Promise<string | null>;
+}
+
 export interface OAuthGitHostProvider extends RepositoryReader<string> {
   readonly host: OAuthGitHost;
   readonly kind: 'simulator' | 'bitbucket' | 'gitlab';
@@ -156,9 +166,11 @@ export interface OAuthGitHostProvider extends RepositoryReader<string> {
   /**
    * Copies the repository into the platform's private deployment organisation (or brings an
    * earlier copy up to date), so builds never read the customer's repository with their token.
+   * The token only reads the source; the copy is made and written with the platform's credential.
    * Answers the copy's full name.
    */
   copyToDeploymentOrganisation(accessToken: string, fullName: string): Promise<{ fullName: string }>;
+  readonly deploymentCopies: DeploymentCopyReader;
 }
 
 /** A push to a branch, as the webhook routes hand it to the apps domain. */

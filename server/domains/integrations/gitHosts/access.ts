@@ -210,7 +210,8 @@ async function webhookRow(projectId: string, host: OAuthGitHost, fullName: strin
 
 /**
  * What a build reads. Hosts 2 and 3 build from the copy in the platform's deployment
- * organisation, brought up to date first; host 1 builds from the repository itself.
+ * organisation, brought up to date first with the project's token and read with the platform's
+ * own credential there; host 1 builds from the repository itself.
  */
 export async function deploymentSource(
   projectId: string,
@@ -218,19 +219,25 @@ export async function deploymentSource(
   fullName: string,
   commitSha: string,
 ): Promise<{ source: SourceReader; sourceCopy: string | null }> {
-  let readFrom = fullName;
-  let sourceCopy: string | null = null;
-  if (host !== 'git-host-1') {
-    ({ fullName: sourceCopy } = await getOAuthGitHost(host).copyToDeploymentOrganisation(await projectAccessToken(projectId, host), fullName));
-    readFrom = sourceCopy;
+  if (host === 'git-host-1') {
+    const reader = await boundReader(projectId, host, fullName);
+    return {
+      sourceCopy: null,
+      source: {
+        label: `${host}:${fullName}@${commitSha}`,
+        listContents: (path) => reader.listContents(fullName, path, commitSha),
+        readFile: (path) => reader.readFile(fullName, path, commitSha),
+      },
+    };
   }
-  const reader = await boundReader(projectId, host, fullName);
+  const provider = getOAuthGitHost(host);
+  const { fullName: copy } = await provider.copyToDeploymentOrganisation(await projectAccessToken(projectId, host), fullName);
   return {
-    sourceCopy,
+    sourceCopy: copy,
     source: {
-      label: `${host}:${readFrom}@${commitSha}`,
-      listContents: (path) => reader.listContents(readFrom, path, commitSha),
-      readFile: (path) => reader.readFile(readFrom, path, commitSha),
+      label: `${host}:${copy}@${commitSha}`,
+      listContents: (path) => provider.deploymentCopies.listContents(copy, path, commitSha),
+      readFile: (path) => provider.deploymentCopies.readFile(copy, path, commitSha),
     },
   };
 }
