@@ -44,6 +44,21 @@ describe('git host 1: connecting through the installation round trip', () => {
     expect(status.data).toMatchObject({ connected: true, accounts: [{ accountLogin: 'demo-user', accountType: 'User' }] });
   });
 
+  it('files the connections the public returns make in the project’s audit log, as the user the state was issued to', async () => {
+    const user = await createUser('Audited');
+    const { projectId: project } = await createProject(user, 'Audited');
+    await installHost1(user, project, 'demo-user');
+    await connectOAuthHost(user, project, 'git-host-3');
+    await connectOAuthHost(user, project, 'git-host-2', 'deny');
+    const entries = await queryRows<{ action: string; actor_user_id: string; outcome: string; transport: string }>(
+      sql`select action, actor_user_id, outcome, transport from audit_entries where project_id = ${project} and action like 'gitHost%' order by created_at`,
+    );
+    expect(entries).toEqual([
+      { action: 'gitHost1.connect', actor_user_id: user.id, outcome: 'ok', transport: 'rest' },
+      { action: 'gitHost3.connect', actor_user_id: user.id, outcome: 'ok', transport: 'rest' },
+    ]);
+  });
+
   it('defaults the return to /en/controlpanel and refuses foreign-origin redirects', async () => {
     for (const redirect of [undefined, 'https://evil.example/steal', '//evil.example', '/\\evil.example', 'javascript:alert(1)']) {
       const query = redirect === undefined ? '' : `?redirect=${encodeURIComponent(redirect)}`;

@@ -2,6 +2,7 @@ import type { Scope } from '../../platform/auth/scopes';
 import { AppError } from '../../platform/errors';
 import type { RawRoute } from '../../platform/rest/rawRoutes';
 import { CONNECT_OAUTH } from './docs';
+import { auditConnection } from './returnPaths';
 import { DNS_OAUTH_CALLBACK_PATH, completeOAuth, startOAuth } from './service';
 
 const WRITE: Scope[] = ['integrations:read', 'integrations:write'];
@@ -49,7 +50,8 @@ export const dnsOAuthCallbackRoute: RawRoute = {
     errors: ['LINK_EXPIRED'],
   },
   async handle(request) {
-    const location = await completeOAuth(request.query.get('code'), request.query.get('state'), request.query.get('error'));
-    return redirectTo(location);
+    const end = await completeOAuth(request.query.get('code'), request.query.get('state'), request.query.get('error'));
+    if (end.connected) await auditConnection(request.ctx, end.connected);
+    return redirectTo(end.location);
   },
 };

@@ -7,7 +7,7 @@ import { AppError, invalidField, validationError } from '../../platform/errors';
 import { emit } from '../../platform/events';
 import { consumeOAuthState, issueOAuthState, safeReturnPath } from '../../platform/oauthState';
 import { dnsRecordInputSchema, getDnsProvider, recordInZone, type DnsRecord, type DnsRecordInput, type DnsZone } from '../../providers/dns';
-import { withMarker } from './returnPaths';
+import { ended, withMarker, type RoundTripEnd } from './returnPaths';
 import { DNS_CONNECTED_MARKER, type DnsProviderStatus, type DnsRecordView } from './schema';
 
 /** What the OAuth round trip is recorded as. */
@@ -52,9 +52,9 @@ export async function startOAuth(projectId: string, actorUserId: string, redirec
  * the code is traded for a token, which is checked and stored like an API token. Answers the panel
  * path to return to, with the connected marker, or with an error marker when the provider refused.
  */
-export async function completeOAuth(code: string | null, state: string | null, providerError: string | null): Promise<string> {
+export async function completeOAuth(code: string | null, state: string | null, providerError: string | null): Promise<RoundTripEnd> {
   const grant = await consumeOAuthState(state ?? '', DNS_OAUTH_PURPOSE);
-  const back = (outcome: string) => withMarker(grant.returnTo, DNS_CONNECTED_MARKER, outcome);
+  const back = (outcome: string) => ended(withMarker(grant.returnTo, DNS_CONNECTED_MARKER, outcome));
   const oauth = getDnsProvider().oauth;
   if (!oauth || providerError || !code) return back('denied');
   let accessToken: string;
@@ -66,7 +66,11 @@ export async function completeOAuth(code: string | null, state: string | null, p
   }
   const account = await getDnsProvider().verifyCredential(accessToken);
   await storeConnection(grant.projectId, grant.userId, 'OAUTH', accessToken, account.accountName);
-  return back('connected');
+  return ended(withMarker(grant.returnTo, DNS_CONNECTED_MARKER, 'connected'), {
+    projectId: grant.projectId,
+    userId: grant.userId,
+    action: 'dnsProvider.connectOAuth',
+  });
 }
 
 /** Settings outlive a disconnection, so they can be set before connecting. */

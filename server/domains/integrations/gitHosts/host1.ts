@@ -8,7 +8,7 @@ import { getLogger } from '../../../platform/logger';
 import { consumeOAuthState, issueOAuthState, safeReturnPath, type ConsumedOAuthState } from '../../../platform/oauthState';
 import { getGitHost1, type GitInstallation, type GitPackage, type GitPackageTag } from '../../../providers/gitHosts';
 import { installationForOwner, linkedInstallations } from './access';
-import { withMarker } from '../returnPaths';
+import { ended, withMarker, type RoundTripEnd } from '../returnPaths';
 
 /**
  * Git host 1: the platform's app installed on accounts, each installation linked to the projects
@@ -52,16 +52,16 @@ export async function startHost1Connect(projectId: string, userId: string, redir
  * `git-host-1=connected` (or `requested` when an organisation owner must approve, `error` when the
  * installation cannot be found), or on to the host's consent page when access must be proved.
  */
-export async function completeHost1Setup(query: URLSearchParams, now = new Date()): Promise<string> {
+export async function completeHost1Setup(query: URLSearchParams, now = new Date()): Promise<RoundTripEnd> {
   const grant = await consumeOAuthState(query.get('state') ?? '', HOST1_PURPOSE, now);
-  if (query.get('setup_action') === 'request') return withMarker(grant.returnTo, HOST1_PURPOSE, 'requested');
+  if (query.get('setup_action') === 'request') return ended(withMarker(grant.returnTo, HOST1_PURPOSE, 'requested'));
   const installationId = query.get('installation_id') ?? '';
-  if (!/^[0-9A-Za-z_-]{1,64}$/.test(installationId)) return withMarker(grant.returnTo, HOST1_PURPOSE, 'error');
+  if (!/^[0-9A-Za-z_-]{1,64}$/.test(installationId)) return ended(withMarker(grant.returnTo, HOST1_PURPOSE, 'error'));
   const installation = await getGitHost1().getInstallation(installationId);
-  if (!installation || installation.suspended) return withMarker(grant.returnTo, HOST1_PURPOSE, 'error');
+  if (!installation || installation.suspended) return ended(withMarker(grant.returnTo, HOST1_PURPOSE, 'error'));
   if (await vouchedBySetup(installation, grant)) {
     await linkInstallations(grant.projectId, grant.userId, [installation]);
-    return withMarker(grant.returnTo, HOST1_PURPOSE, 'connected');
+    return ended(withMarker(grant.returnTo, HOST1_PURPOSE, 'connected'), { projectId: grant.projectId, userId: grant.userId, action: 'gitHost1.connect' });
   }
   const proofState = await issueOAuthState({
     purpose: HOST1_PROOF_PURPOSE,
@@ -70,7 +70,7 @@ export async function completeHost1Setup(query: URLSearchParams, now = new Date(
     returnTo: grant.returnTo,
     payload: { installationId },
   });
-  return getGitHost1().authorizeUrl(proofState, host1CallbackUrl());
+  return ended(getGitHost1().authorizeUrl(proofState, host1CallbackUrl()));
 }
 
 /**
@@ -78,10 +78,10 @@ export async function completeHost1Setup(query: URLSearchParams, now = new Date(
  * the installations they reach. The one the round trip is about is linked when listed; without
  * one, every installation the user reaches is.
  */
-export async function completeHost1Callback(query: URLSearchParams): Promise<string> {
+export async function completeHost1Callback(query: URLSearchParams): Promise<RoundTripEnd> {
   const grant = await consumeOAuthState(query.get('state') ?? '', [HOST1_PURPOSE, HOST1_PROOF_PURPOSE]);
   const code = query.get('code');
-  if (query.get('error') || !code) return withMarker(grant.returnTo, HOST1_PURPOSE, 'denied');
+  if (query.get('error') || !code) return ended(withMarker(grant.returnTo, HOST1_PURPOSE, 'denied'));
   const provider = getGitHost1();
   let reachable: GitInstallation[];
   try {
@@ -89,14 +89,14 @@ export async function completeHost1Callback(query: URLSearchParams): Promise<str
     reachable = (await provider.listUserInstallations(accessToken)).filter((i) => !i.suspended);
   } catch (err) {
     if (err instanceof AppError && (err.code === 'GIT_CREDENTIAL_INVALID' || err.code === 'UPSTREAM_ERROR'))
-      return withMarker(grant.returnTo, HOST1_PURPOSE, 'error');
+      return ended(withMarker(grant.returnTo, HOST1_PURPOSE, 'error'));
     throw err;
   }
   const wanted = grant.payload?.installationId ?? query.get('installation_id');
   const toLink = wanted ? reachable.filter((i) => i.installationId === wanted) : reachable;
-  if (toLink.length === 0) return withMarker(grant.returnTo, HOST1_PURPOSE, 'error');
+  if (toLink.length === 0) return ended(withMarker(grant.returnTo, HOST1_PURPOSE, 'error'));
   await linkInstallations(grant.projectId, grant.userId, toLink);
-  return withMarker(grant.returnTo, HOST1_PURPOSE, 'connected');
+  return ended(withMarker(grant.returnTo, HOST1_PURPOSE, 'connected'), { projectId: grant.projectId, userId: grant.userId, action: 'gitHost1.connect' });
 }
 
 export async function host1Status(projectId: string): Promise<Host1Status> {

@@ -10,7 +10,7 @@ import { getLogger } from '../../../platform/logger';
 import { consumeOAuthState, issueOAuthState, safeReturnPath } from '../../../platform/oauthState';
 import { getOAuthGitHost, type OAuthGitHost } from '../../../providers/gitHosts';
 import { appRepositories } from '../../apps';
-import { withMarker } from '../returnPaths';
+import { ended, withMarker, type RoundTripEnd } from '../returnPaths';
 import { integrationPagePath } from '../service';
 import { copyRepositoriesOfApps, oauthConnectionRow, projectAccessToken, sealedTokens } from './access';
 
@@ -27,6 +27,9 @@ export interface OAuthHostStatus {
   connectedAt: string | null;
 }
 
+/** The audit log names actions by router: `gitHost2.disconnect`, so `gitHost2.connect`. */
+const OAUTH_AUDIT_ACTION: Record<OAuthGitHost, string> = { 'git-host-2': 'gitHost2', 'git-host-3': 'gitHost3' };
+
 export const oauthCallbackPath = (host: OAuthGitHost) => `/integrations/${host}/callback`;
 
 /** The host's consent page for a fresh state bound to the project and user. */
@@ -40,10 +43,10 @@ export async function startOAuthHostConnect(host: OAuthGitHost, projectId: strin
  * The host's OAuth return. The state is checked and consumed first (400 LINK_EXPIRED otherwise);
  * a refusal at the host returns to the panel with `<host>=denied`, a failed exchange with `error`.
  */
-export async function completeOAuthHostCallback(host: OAuthGitHost, query: URLSearchParams): Promise<string> {
+export async function completeOAuthHostCallback(host: OAuthGitHost, query: URLSearchParams): Promise<RoundTripEnd> {
   const grant = await consumeOAuthState(query.get('state') ?? '', host);
   const code = query.get('code');
-  if (query.get('error') || !code) return withMarker(grant.returnTo, host, 'denied');
+  if (query.get('error') || !code) return ended(withMarker(grant.returnTo, host, 'denied'));
   const provider = getOAuthGitHost(host);
   let stored: { accountLogin: string };
   try {
@@ -51,12 +54,17 @@ export async function completeOAuthHostCallback(host: OAuthGitHost, query: URLSe
     const account = await provider.currentAccount(tokens.accessToken);
     stored = await storeGrant(host, grant.projectId, grant.userId, account.login, tokens);
   } catch (err) {
-    if (err instanceof AppError && (err.code === 'GIT_CREDENTIAL_INVALID' || err.code === 'UPSTREAM_ERROR')) return withMarker(grant.returnTo, host, 'error');
+    if (err instanceof AppError && (err.code === 'GIT_CREDENTIAL_INVALID' || err.code === 'UPSTREAM_ERROR'))
+      return ended(withMarker(grant.returnTo, host, 'error'));
     throw err;
   }
   await copyRepositoriesOfApps(grant.projectId, host, await appRepositories(grant.projectId, host));
   getLogger().info({ projectId: grant.projectId, host, account: stored.accountLogin }, 'git host connected');
-  return withMarker(grant.returnTo, host, 'connected');
+  return ended(withMarker(grant.returnTo, host, 'connected'), {
+    projectId: grant.projectId,
+    userId: grant.userId,
+    action: `${OAUTH_AUDIT_ACTION[host]}.connect`,
+  });
 }
 
 export async function oauthHostStatus(projectId: string, host: OAuthGitHost): Promise<OAuthHostStatus> {

@@ -3,6 +3,7 @@ import { AppError } from '../../../platform/errors';
 import { MAX_BODY_BYTES } from '../../../platform/rest/handler';
 import { envelope, type RawRequest, type RawRoute, type RawRouteDocs } from '../../../platform/rest/rawRoutes';
 import type { OAuthGitHost } from '../../../providers/gitHosts';
+import { auditConnection, type RoundTripEnd } from '../returnPaths';
 import { CALLBACK_HOST1, CONNECT_HOST1, SETUP_HOST1, WEBHOOK_HOST1, WEBHOOK_HOST2, WEBHOOK_HOST3, callbackOAuthHost, connectOAuthHost } from './docs';
 import { HOST1_CALLBACK_PATH, HOST1_SETUP_PATH, completeHost1Callback, completeHost1Setup, startHost1Connect } from './host1';
 import { completeOAuthHostCallback, oauthCallbackPath, startOAuthHostConnect } from './oauthHosts';
@@ -45,8 +46,18 @@ function connectRoute(host: 'git-host-1' | OAuthGitHost): RawRoute {
   };
 }
 
-function returnRoute(path: string, docs: RawRouteDocs, complete: (query: URLSearchParams) => Promise<string>): RawRoute {
-  return { method: 'GET', path, access: { kind: 'public' }, docs, handle: async (request) => redirectTo(await complete(request.query)) };
+function returnRoute(path: string, docs: RawRouteDocs, complete: (query: URLSearchParams) => Promise<RoundTripEnd>): RawRoute {
+  return {
+    method: 'GET',
+    path,
+    access: { kind: 'public' },
+    docs,
+    async handle(request) {
+      const end = await complete(request.query);
+      if (end.connected) await auditConnection(request.ctx, end.connected);
+      return redirectTo(end.location);
+    },
+  };
 }
 
 const returnDocs = (summary: string, description: string, query: RawRouteDocs['query']): RawRouteDocs => ({
