@@ -595,4 +595,21 @@ describe('who may do what', () => {
     expect((await api('POST', `${appsPath(projectId)}/${app.id}/deployments`, { key: writer.key })).status).toBe(202);
     expectError(await api('GET', appsPath(projectId), { key: (await createApiKey(owner, projectId, ['servers:read'])).key }), 403, 'FORBIDDEN');
   });
+
+  it('answers 404 for an app or deployment of another project, even the caller’s own, and changes nothing', async () => {
+    const { owner, projectId } = await connectedProject();
+    const app = await createApp(owner, projectId, serviceBody('mine'));
+    const [firstDeployment] = await deploymentsOf(owner, projectId, app.id);
+    const { projectId: other } = await createProject(owner, 'Other of the same owner');
+    const otherApp = await api<AppView>('GET', `${appsPath(other)}/${app.id}`, { cookie: owner.cookie });
+    expectError(otherApp, 404, 'NOT_FOUND');
+    expectError(await api('PATCH', `${appsPath(other)}/${app.id}`, { cookie: owner.cookie, body: { autoDeploy: false } }), 404, 'NOT_FOUND');
+    expectError(await api('DELETE', `${appsPath(other)}/${app.id}`, { cookie: owner.cookie }), 404, 'NOT_FOUND');
+    expectError(await deploy(owner, other, app.id), 404, 'NOT_FOUND');
+    expectError(await api('GET', `${appsPath(other)}/${app.id}/deployments/${firstDeployment!.id}`, { cookie: owner.cookie }), 404, 'NOT_FOUND');
+    const sibling = await createApp(owner, projectId, serviceBody('sibling'));
+    expectError(await api('GET', `${appsPath(projectId)}/${sibling.id}/deployments/${firstDeployment!.id}`, { cookie: owner.cookie }), 404, 'NOT_FOUND');
+    expect((await getApp(owner, projectId, app.id)).data).toMatchObject({ id: app.id, autoDeploy: app.autoDeploy });
+    expect(await deploymentsOf(owner, projectId, app.id)).toHaveLength(1);
+  });
 });
