@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { deploymentCopyName } from './deploymentCopyName';
 import { z } from 'zod';
 import { AppError, invalidField } from '../../platform/errors';
 import { isSuccess, parseJson, UpstreamClient, type UpstreamCall, type UpstreamMethod, type UpstreamReply } from '../upstreamHttp';
@@ -255,7 +255,7 @@ export class BitbucketProvider implements OAuthGitHostProvider {
   /** The customer's token reads the source; the platform's token makes the copy and pushes to it. */
   async copyToDeploymentOrganisation(accessToken: string, fullName: string): Promise<{ fullName: string }> {
     const source = await this.repository(accessToken, repositoryRef(fullName));
-    const copy = await this.deploymentCopy(copyName(source.full_name));
+    const copy = await this.deploymentCopy(deploymentCopyName(source.full_name));
     await this.#mirror(
       { url: this.cloneUrl(source.full_name), credential: { username: TOKEN_USERNAME, token: accessToken }, name: source.full_name },
       { url: this.cloneUrl(copy.full_name), credential: { username: TOKEN_USERNAME, token: this.#deployToken }, name: copy.full_name },
@@ -459,19 +459,6 @@ function repositoryPath(path: string): string {
 
 function encodePath(path: string): string {
   return path.split('/').map(encodeURIComponent).join('/');
-}
-
-/**
- * The copy's name in the deployment workspace: readable, and unique per source through a digest of
- * its full name (`a-b/c` and `a/b-c` read alike).
- */
-function copyName(fullName: string): string {
-  const readable = fullName
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 50);
-  return `${readable}-${createHash('sha256').update(fullName.toLowerCase()).digest('hex').slice(0, 8)}`;
 }
 
 /** Bitbucket's `{ type: 'error', error: { message } }`, or OAuth's `{ error, error_description }`. */

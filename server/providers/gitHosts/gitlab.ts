@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { deploymentCopyName } from './deploymentCopyName';
 import { z } from 'zod';
 import { AppError, invalidField } from '../../platform/errors';
 import { isSuccess, parseJson, UpstreamClient, type UpstreamCall, type UpstreamMethod, type UpstreamReply } from '../upstreamHttp';
@@ -251,7 +251,7 @@ export class GitLabProvider implements OAuthGitHostProvider {
   /** The customer's token reads the source; the platform's token makes the copy and pushes to it. */
   async copyToDeploymentOrganisation(accessToken: string, fullName: string): Promise<{ fullName: string }> {
     const source = await this.project(accessToken, projectRef(fullName));
-    const copy = await this.deploymentCopy(copyPath(source.path_with_namespace));
+    const copy = await this.deploymentCopy(deploymentCopyName(source.path_with_namespace));
     await this.#mirror(
       { url: this.cloneUrl(source.path_with_namespace), credential: { username: TOKEN_USERNAME, token: accessToken }, name: source.path_with_namespace },
       { url: this.cloneUrl(copy.path_with_namespace), credential: { username: TOKEN_USERNAME, token: this.#deployToken }, name: copy.path_with_namespace },
@@ -431,19 +431,6 @@ function repositoryPath(path: string): string {
   if (trimmed === '') return '';
   if (trimmed.split('/').some((segment) => segment === '' || segment === '.' || segment === '..')) throw new AppError('NOT_FOUND', `Path ${path} not found`);
   return trimmed;
-}
-
-/**
- * The copy's path in the deployment group: readable, valid as a GitLab path, and unique per source
- * through a digest of its full path (`a-b/c` and `a/b-c` read alike).
- */
-function copyPath(fullName: string): string {
-  const readable = fullName
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 50);
-  return `${readable}-${createHash('sha256').update(fullName.toLowerCase()).digest('hex').slice(0, 8)}`;
 }
 
 /** GitLab's `{ message }` (a string, or per-field lists), or OAuth's `{ error, error_description }`. */
