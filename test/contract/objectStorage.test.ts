@@ -196,6 +196,32 @@ describe('buckets on the endpoint', () => {
     expect(await s3Refusal(get(s3For(first, wide), first.name, 'a.txt'))).toMatch(/InvalidAccessKeyId|AccessDenied/);
   });
 
+  it('changes only what a re-scope names: leaving out the buckets never widens a credential to every bucket', async () => {
+    const { owner, projectId } = await paidProject();
+    const first = await createBucket(owner, projectId);
+    const second = await createBucket(owner, projectId);
+    const narrow = await issue(owner, projectId, { bucketIds: [first.id], access: 'write' });
+    const patch = (body: unknown) => api<StorageCredential>('PATCH', `/v1/projects/${projectId}/iam/${narrow.id}`, { cookie: owner.cookie, body });
+
+    const readOnly = await patch({ access: 'read' });
+    expect(readOnly.data).toMatchObject({ buckets: [{ id: first.id }], access: 'read' });
+    expect(await s3Refusal(get(s3For(second, narrow), second.name, 'x.txt'))).toBe('AccessDenied');
+    expect(await s3Refusal(put(s3For(first, narrow), first.name, 'x.txt', 'x'))).toBe('AccessDenied');
+
+    const moved = await patch({ bucketIds: [second.id] });
+    expect(moved.data).toMatchObject({ buckets: [{ id: second.id }], access: 'read' });
+
+    expectError(await patch({}), 422, 'VALIDATION_ERROR');
+    const wide = await patch({ bucketIds: null });
+    expect(wide.data).toMatchObject({ buckets: null, access: 'read' });
+
+    const gone = await issue(owner, projectId, { bucketIds: [first.id], access: 'read' });
+    expect((await api('DELETE', `${base(projectId)}/${first.id}`, { cookie: owner.cookie })).status).toBe(200);
+    const orphan = await api<StorageCredential>('PATCH', `/v1/projects/${projectId}/iam/${gone.id}`, { cookie: owner.cookie, body: { access: 'write' } });
+    expectError(orphan, 422, 'VALIDATION_ERROR');
+    expect(orphan.body).toMatchObject({ error: { fields: { bucketIds: expect.stringContaining('deleted') } } });
+  });
+
   it('serves the legacy iam-users family: bucket-bound keys that cannot be re-scoped', async () => {
     const { owner, projectId } = await paidProject();
     const bucket = await createBucket(owner, projectId);

@@ -3,7 +3,7 @@ import { getDb } from '../../../db';
 import { isUniqueViolation } from '../../../db/errors';
 import { buckets, storageCredentials } from '../../../db/schema';
 import { newId } from '../../../db/schema/ids';
-import { AppError } from '../../platform/errors';
+import { AppError, invalidField } from '../../platform/errors';
 import { emit } from '../../platform/events';
 import { getLogger } from '../../platform/logger';
 import { getObjectStorageProvider, type CredentialScope } from '../../providers/objectStorage';
@@ -89,11 +89,15 @@ export async function rescopeCredential(
   projectId: string,
   credentialId: string,
   actorUserId: string,
-  request: { bucketIds: string[] | null; access: Access },
+  change: { bucketIds?: string[] | null; access?: Access },
 ): Promise<StorageCredential> {
   const row = await credentialOf(projectId, credentialId);
   if (row.legacy) throw new AppError('CONFLICT', `Credential "${row.name}" was made through iam-users: it reaches its one bucket and cannot be re-scoped`);
-  const scoped = request.bucketIds === null ? null : await projectBucketsById(projectId, request.bucketIds);
+  const request = { access: change.access ?? row.access };
+  const scoped =
+    change.bucketIds === undefined
+      ? await liveBucketsOf(projectId, row.bucketIds)
+      : change.bucketIds && (await projectBucketsById(projectId, change.bucketIds));
   await endpointCall(async () =>
     getObjectStorageProvider().rescopeCredential(row.accessKeyId, await scopeOf(projectId, scoped?.map((b) => b.name) ?? null, request.access)),
   );
@@ -183,6 +187,18 @@ async function scopeOf(projectId: string, bucketNames: string[] | null, access: 
     .from(buckets)
     .where(and(eq(buckets.projectId, projectId), isNull(buckets.deletedAt)));
   return { buckets: bucketNames, projectBuckets: live.map((b) => b.name), access };
+}
+
+/** The buckets a credential keeps when a change leaves them out: those not deleted since (null: every bucket). */
+async function liveBucketsOf(projectId: string, ids: string[] | null): Promise<Array<{ id: string; name: string }> | null> {
+  if (ids === null) return null;
+  const db = await getDb();
+  const live = await db
+    .select({ id: buckets.id, name: buckets.name })
+    .from(buckets)
+    .where(and(eq(buckets.projectId, projectId), inArray(buckets.id, ids), isNull(buckets.deletedAt)));
+  if (live.length === 0) throw invalidField('bucketIds', 'every bucket this credential reached has been deleted; name the buckets it should reach');
+  return live;
 }
 
 async function projectBucketsById(projectId: string, ids: string[]): Promise<Array<{ id: string; name: string }>> {

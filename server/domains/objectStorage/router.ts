@@ -161,7 +161,7 @@ export const storageCredentialsRouter = router({
 
   rescope: projectProcedure
     .meta(write('PATCH', '/projects/{projectId}/iam/{credentialId}', 'Re-scope a storage credential', docs.RESCOPE_IAM, ['CONFLICT', 'UPSTREAM_ERROR']))
-    .input(z.object({ ...credentialRef, ...rescopeCredentialInput.shape }))
+    .input(rescopeCredentialInput.safeExtend(credentialRef))
     .output(credentialSchema)
     .mutation(({ ctx, input }) =>
       credentialService.rescopeCredential(ctx.project.id, input.credentialId, ctx.actor.userId, { bucketIds: input.bucketIds, access: input.access }),

@@ -169,7 +169,25 @@ export const createCredentialInput = z.object({
     .describe('read: list and download; write: also upload and delete objects; full: also bucket settings (CORS, versioning)'),
 });
 
-export const rescopeCredentialInput = createCredentialInput.pick({ bucketIds: true, access: true });
+/**
+ * A change names what changes: a field left out keeps its value. (Create's defaults, `null` for every
+ * bucket and `write`, would otherwise widen a credential whose caller only meant to change the other.)
+ */
+export const rescopeCredentialInput = z
+  .object({
+    bucketIds: z
+      .array(z.string().min(1).max(64))
+      .min(1)
+      .max(100)
+      .nullable()
+      .optional()
+      .describe('The buckets it reaches; null for every bucket of the project; left out, unchanged'),
+    access: z.enum(STORAGE_CREDENTIAL_ACCESS).optional().describe('read, write or full (see creation); left out, unchanged'),
+  })
+  .refine((change) => change.bucketIds !== undefined || change.access !== undefined, {
+    message: 'Name bucketIds, access or both',
+    path: ['access'],
+  });
 
 export const legacyIamUserSchema = z.object({ iamUserName: z.string(), accessKeyId: z.string(), createdAt: isoDateTime }).meta({ id: 'LegacyIamUser' });
 export const issuedIamUserSchema = legacyIamUserSchema.extend({ secretAccessKey: z.string().describe('Shown once') }).meta({ id: 'IssuedLegacyIamUser' });
