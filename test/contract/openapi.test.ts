@@ -50,6 +50,13 @@ describe('GET /v1/openapi.json', () => {
     expect(documentedCodes(served, getProject, 422)).toEqual(['VALIDATION_ERROR']);
     expect(documentedStatuses(getProject)).not.toContain(400);
   });
+
+  it('names every operation `<domain>-<operation>`, once: generated clients name their calls by it', () => {
+    const ids = allOperations.map((op) => op.operation.operationId as string);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^[a-z][A-Za-z0-9]*-[a-z][A-Za-z0-9]*$/);
+    expect(findOperation(doc, 'POST', '/integrations/git-host-2/webhook').operation.operationId).toBe('gitHost2-webhook');
+  });
 });
 
 describe('the document describes every answer', () => {

@@ -1,8 +1,7 @@
 import type { Scope } from '../../platform/auth/scopes';
-import { auditMutation } from '../../platform/audit';
 import { AppError, invalidField } from '../../platform/errors';
 import { envelope, type RawRoute } from '../../platform/rest/rawRoutes';
-import { MAX_TRANSFER_BYTES, openDownload, uploadStream, type PlacedEntry } from './files';
+import { MAX_TRANSFER_BYTES, openDownload, uploadStream } from './files';
 import { siteFiles } from './filesRouter';
 import { HOSTING_BASE } from './router';
 
@@ -13,13 +12,27 @@ const WRITE: Scope[] = ['hosting:read', 'hosting:write'];
 /**
  * `POST …/files/upload?path=<folder>&name=<file>`: the body is the file itself
  * (application/octet-stream, up to 64 MB), streamed to disk as it arrives and replacing a file of
- * that name. Raw rather than a procedure because procedures take JSON bodies only; recorded in the
- * audit log like every procedure's write.
+ * that name. Raw rather than a procedure because procedures take JSON bodies only; the REST bridge
+ * records it in the audit log as it does every signed-in write.
  */
 export const uploadFileRoute: RawRoute = {
   method: 'POST',
   path: `${FILES}/upload`,
   access: { kind: 'project', scopes: WRITE, role: 'member' },
+  docs: {
+    operationId: 'hostingFiles-upload',
+    tags: ['Hosting'],
+    summary: 'Upload a file',
+    description:
+      'Any file, text or binary, up to 64 MB: the body is the file itself (`Content-Type: application/octet-stream`), streamed to disk as it arrives. It replaces a file of that name in the folder; the folder must exist. Past 64 MB or the site’s disk quota it is 413 PAYLOAD_TOO_LARGE and nothing is kept; larger files go over SFTP. A suspended site’s files cannot change (402 PROJECT_SUSPENDED).',
+    query: {
+      path: { description: "The folder, relative to the site's home (default: the home itself)" },
+      name: { description: 'The file name', required: true },
+    },
+    body: { description: 'The file’s bytes', contentType: 'application/octet-stream' },
+    responses: { 200: { description: 'Where the file now is', data: { $ref: '#/components/schemas/HostingPlacedFileEntry' } } },
+    errors: ['NOT_FOUND', 'BAD_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'PROJECT_SUSPENDED'],
+  },
   async handle(request, caller) {
     if (!caller.grant || !caller.actor) throw new AppError('UNAUTHORIZED', 'Authentication required');
     const contentType = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
@@ -34,23 +47,8 @@ export const uploadFileRoute: RawRoute = {
     const name = request.query.get('name');
     if (name === null) throw invalidField('name', 'The file name is required');
     const folder = request.query.get('path') ?? '';
-    const projectId = caller.grant.project.id;
-    const tenantId = request.params.tenantId!;
-    const outcome = await auditMutation(
-      { ctx: request.ctx, actor: caller.actor, action: 'hostingFiles.upload', rawInput: { projectId, tenantId } },
-      async (audit): Promise<{ ok: true; data: PlacedEntry } | { ok: false; error: unknown }> => {
-        audit.projectId = projectId;
-        try {
-          await audit.writeAhead();
-          const site = await siteFiles(projectId, tenantId, 'write');
-          return { ok: true, data: await uploadStream(site.home, folder, name, request.body.stream(), site.quotaBytes) };
-        } catch (error) {
-          return { ok: false, error };
-        }
-      },
-    );
-    if (!outcome.ok) throw outcome.error;
-    return envelope(outcome.data);
+    const site = await siteFiles(caller.grant.project.id, request.params.tenantId!, 'write');
+    return envelope(await uploadStream(site.home, folder, name, request.body.stream(), site.quotaBytes));
   },
 };
 
@@ -59,6 +57,16 @@ export const downloadFileRoute: RawRoute = {
   method: 'GET',
   path: `${FILES}/download`,
   access: { kind: 'project', scopes: READ, role: 'viewer' },
+  docs: {
+    operationId: 'hostingFiles-download',
+    tags: ['Hosting'],
+    summary: 'Download a file',
+    description:
+      'The file’s bytes as they are (any file up to 64 MB), as an attachment named after it. A folder is 400 BAD_REQUEST; larger files go over SFTP.',
+    query: { path: { description: "The file, relative to the site's home", required: true } },
+    responses: { 200: { description: 'The file', contentType: 'application/octet-stream' } },
+    errors: ['NOT_FOUND', 'BAD_REQUEST', 'PAYLOAD_TOO_LARGE'],
+  },
   async handle(request, caller) {
     if (!caller.grant) throw new AppError('UNAUTHORIZED', 'Authentication required');
     const path = request.query.get('path');

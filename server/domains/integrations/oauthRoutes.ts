@@ -15,6 +15,7 @@ export const dnsOAuthConnectRoute: RawRoute = {
   path: '/projects/{projectId}/integrations/dns-provider/connect/oauth',
   access: { kind: 'project', scopes: WRITE, role: 'member' },
   docs: {
+    operationId: 'dnsProvider-connectOAuth',
     tags: ['Integrations'],
     summary: 'Connect the DNS provider through OAuth',
     description: CONNECT_OAUTH,
@@ -37,6 +38,7 @@ export const dnsOAuthCallbackRoute: RawRoute = {
   path: DNS_OAUTH_CALLBACK_PATH,
   access: { kind: 'public' },
   docs: {
+    operationId: 'dnsProvider-oauthCallback',
     tags: ['Integrations'],
     summary: 'DNS provider OAuth return',
     description:

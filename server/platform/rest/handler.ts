@@ -3,7 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { callTRPCProcedure, type AnyRouter } from '@trpc/server';
 import { coerceSchema, normalizePath } from 'trpc-to-openapi';
-import { requireProjectRole, requireSignedIn } from '../auth/access';
+import { auditMutation, type AuditedMutation } from '../audit';
+import { requireAuthenticated, requireCallerRules, requireProjectRole } from '../auth/access';
 import { createRequestContext, INTERNAL_HEADERS, type Caller, type HeaderSource, type RequestContext } from '../context';
 import { AppError, toAppError, type FieldErrors } from '../errors';
 import { getLogger } from '../logger';
@@ -168,20 +169,38 @@ export function createRestApi(options: { router: AnyRouter; rawRoutes?: readonly
     refuseUnstorableText(params);
     const ctx = await createRequestContext(headerSource(request.headers, requestId, 'GET'), route.access.kind === 'public' ? 'GET' : method, 'rest', requester);
     const caller: RawRouteCaller = { actor: null, grant: null };
-    if (route.access.kind !== 'public') {
-      caller.actor = requireSignedIn(ctx, route.access);
-      if (route.access.kind === 'project') {
-        if (!params.projectId) throw new AppError('INTERNAL_ERROR', `Raw route ${route.path} is project-scoped without {projectId}`);
-        caller.grant = await requireProjectRole(caller.actor, projectRefOf(entry.pattern.exec(path)?.groups), route.access);
-      }
-    }
     const headers: Record<string, string> = {};
     for (const name of Object.keys(request.headers)) {
       const value = header(request.headers, name);
       if (value !== undefined) headers[name] = value;
     }
-    const answer = await route.handle({ method, path, params, query: url.searchParams, headers, body: request.body, ctx }, caller);
-    return { status: answer.status, headers: { ...answer.headers, ...baseHeaders }, body: answer.body };
+    const { access } = route;
+    const run = async (audit?: AuditedMutation) => {
+      if (caller.actor && access.kind !== 'public') requireCallerRules(ctx, caller.actor, access);
+      if (caller.actor && access.kind === 'project') {
+        if (!params.projectId) throw new AppError('INTERNAL_ERROR', `Raw route ${route.path} is project-scoped without {projectId}`);
+        caller.grant = await requireProjectRole(caller.actor, projectRefOf(entry.pattern.exec(path)?.groups), access, (projectId) => {
+          if (audit) audit.projectId = projectId;
+        });
+      }
+      await audit?.writeAhead();
+      const answer = await route.handle({ method, path, params, query: url.searchParams, headers, body: request.body, ctx }, caller);
+      return { status: answer.status, headers: { ...answer.headers, ...baseHeaders }, body: answer.body };
+    };
+    if (route.access.kind === 'public') return run();
+    caller.actor = requireAuthenticated(ctx);
+    if (method === 'GET') return run();
+    // A signed-in caller's write is recorded whatever happens next, its refusals included, as procedures' are.
+    const action = route.docs?.operationId.replace('-', '.') ?? `${method} ${route.path}`;
+    const outcome = await auditMutation({ ctx, actor: caller.actor, action, rawInput: params }, async (audit) => {
+      try {
+        return { ok: true as const, data: await run(audit) };
+      } catch (error) {
+        return { ok: false as const, error };
+      }
+    });
+    if (!outcome.ok) throw outcome.error;
+    return outcome.data;
   }
 
   async function handleFetch(req: Request): Promise<Response> {

@@ -78,6 +78,8 @@ const COMPONENT_HEADERS: Json = {
 const MAX_TRAILING_PATH_LENGTH = 1024;
 
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+/** A body that is bytes as they are (a file), not JSON. */
+const BINARY = { type: 'string', format: 'binary' };
 /** Every /v1 answer carries these. */
 const ANSWER_HEADERS = { 'RateLimit-Policy': headerRef('RateLimitPolicy'), RateLimit: headerRef('RateLimit'), 'X-Request-Id': headerRef('RequestId') };
 
@@ -139,15 +141,17 @@ function addRawOperation(doc: OpenAPIObject, entry: RawRouteEntry): void {
           description: answer.description,
           headers: { Location: { description: 'Where the browser goes next', schema: { type: 'string' } }, ...ANSWER_HEADERS },
         }
-      : {
-          description: answer.description,
-          headers: ANSWER_HEADERS,
-          content: {
-            'application/json': {
-              schema: { type: 'object', required: ['success', 'data'], properties: { success: { type: 'boolean', const: true }, data: answer.data ?? {} } },
+      : answer.contentType
+        ? { description: answer.description, headers: ANSWER_HEADERS, content: { [answer.contentType]: { schema: BINARY } } }
+        : {
+            description: answer.description,
+            headers: ANSWER_HEADERS,
+            content: {
+              'application/json': {
+                schema: { type: 'object', required: ['success', 'data'], properties: { success: { type: 'boolean', const: true }, data: answer.data ?? {} } },
+              },
             },
-          },
-        };
+          };
   }
   const codes: ErrorCode[] = ['RATE_LIMITED', 'INTERNAL_ERROR', ...(docs.errors ?? [])];
   if (!isPublic) codes.push('UNAUTHORIZED', 'FORBIDDEN', 'VALIDATION_ERROR');
@@ -158,10 +162,7 @@ function addRawOperation(doc: OpenAPIObject, entry: RawRouteEntry): void {
     if (own.length > 0) responses[String(errorStatus)] = errorResponse(errorStatus, own);
   }
   const operation: Json = {
-    operationId: `raw.${route.method.toLowerCase()}.${entry.path
-      .replace(/[{}]/g, '')
-      .replace(/[^A-Za-z0-9]+/g, '.')
-      .replace(/^\.|\.$/g, '')}`,
+    operationId: docs.operationId,
     summary: docs.summary,
     description: docs.description,
     tags: docs.tags,
@@ -170,7 +171,10 @@ function addRawOperation(doc: OpenAPIObject, entry: RawRouteEntry): void {
     security: isPublic ? [] : access.sessionOnly ? [{ sessionCookie: [] }] : [{ bearerAuth: [] }, { apiKeyHeader: [] }, { sessionCookie: [] }],
     'x-required-scopes': isPublic ? [] : (access.scopes ?? []),
   };
-  if (docs.body) operation.requestBody = { required: true, description: docs.body.description, content: { [docs.body.contentType]: { schema: {} } } };
+  if (docs.body) {
+    const schema = docs.body.contentType === 'application/json' ? {} : BINARY;
+    operation.requestBody = { required: true, description: docs.body.description, content: { [docs.body.contentType]: { schema } } };
+  }
   if (!isPublic && access.role) operation['x-required-role'] = access.role;
   if (!isPublic && access.sessionOnly) operation['x-session-only'] = true;
   if (!isPublic && access.anyCredential) operation['x-any-credential'] = true;

@@ -67,6 +67,8 @@ export interface RawRoute {
 
 /** A raw route's operation in the OpenAPI document. */
 export interface RawRouteDocs {
+  /** The operation's stable name in the document (`gitHost1-webhook`), as procedures are named `<domain>-<procedure>`; generated clients name their calls by it. */
+  operationId: string;
   tags: string[];
   summary: string;
   description: string;
@@ -76,8 +78,8 @@ export interface RawRouteDocs {
   headers?: Record<string, { description: string; required?: boolean }>;
   /** A JSON request body's schema and what it is. */
   body?: { description: string; contentType: string };
-  /** Successful answers by status: 302 redirects name their `Location`; JSON answers give their `data` schema. */
-  responses: Record<number, { description: string; data?: Record<string, unknown> }>;
+  /** Successful answers by status: 302 redirects name their `Location`; JSON answers give their `data` schema; others (a file) their content type. */
+  responses: Record<number, { description: string; data?: Record<string, unknown>; contentType?: string }>;
   /** The codes the route's own rules answer with, beside those of its access rules. */
   errors?: readonly ErrorCode[];
 }

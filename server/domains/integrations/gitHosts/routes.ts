@@ -19,6 +19,8 @@ const WRITE: Scope[] = ['integrations:read', 'integrations:write'];
 const redirectTo = (location: string) => ({ status: 302, headers: { location, 'cache-control': 'no-store' }, body: null });
 
 const TAGS = ['Git hosts'];
+/** `git-host-1` → `gitHost1`: the prefix of the host's procedures, so its raw routes are named alike. */
+const operationPrefix = (host: 'git-host-1' | OAuthGitHost) => host.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase());
 const REDIRECT_QUERY = { redirect: { description: 'A relative panel path to return to (same origin only); anything else returns to the default' } };
 
 function connectRoute(host: 'git-host-1' | OAuthGitHost): RawRoute {
@@ -27,6 +29,7 @@ function connectRoute(host: 'git-host-1' | OAuthGitHost): RawRoute {
     path: `/projects/{projectId}/integrations/${host}/connect`,
     access: { kind: 'project', scopes: WRITE, role: 'member' },
     docs: {
+      operationId: `${operationPrefix(host)}-connect`,
       tags: TAGS,
       summary: `Connect ${host}`,
       description: host === 'git-host-1' ? CONNECT_HOST1 : connectOAuthHost(host),
@@ -60,7 +63,8 @@ function returnRoute(path: string, docs: RawRouteDocs, complete: (query: URLSear
   };
 }
 
-const returnDocs = (summary: string, description: string, query: RawRouteDocs['query']): RawRouteDocs => ({
+const returnDocs = (operationId: string, summary: string, description: string, query: RawRouteDocs['query']): RawRouteDocs => ({
+  operationId,
   tags: TAGS,
   summary,
   description,
@@ -99,6 +103,7 @@ function webhookRoute(
     access: { kind: 'public' },
     budget: 'inboundWebhook',
     docs: {
+      operationId: `${operationPrefix(host)}-webhook`,
       tags: TAGS,
       summary: `${host} webhook`,
       description,
@@ -126,7 +131,7 @@ export const gitHostRoutes: readonly RawRoute[] = [
   connectRoute('git-host-3'),
   returnRoute(
     HOST1_SETUP_PATH,
-    returnDocs('Git host 1 post-install return', SETUP_HOST1, {
+    returnDocs('gitHost1-setup', 'Git host 1 post-install return', SETUP_HOST1, {
       state: OAUTH_RETURN_QUERY.state,
       installation_id: { description: 'The installation the host says was made' },
       setup_action: { description: '`install`, `update` or `request` (an organisation owner must approve)' },
@@ -135,17 +140,21 @@ export const gitHostRoutes: readonly RawRoute[] = [
   ),
   returnRoute(
     HOST1_CALLBACK_PATH,
-    returnDocs('Git host 1 OAuth return', CALLBACK_HOST1, {
+    returnDocs('gitHost1-callback', 'Git host 1 OAuth return', CALLBACK_HOST1, {
       ...OAUTH_RETURN_QUERY,
       installation_id: { description: 'Sent by the host on the install-and-authorise flow' },
     }),
     completeHost1Callback,
   ),
-  returnRoute(oauthCallbackPath('git-host-2'), returnDocs('Git host 2 OAuth return', callbackOAuthHost('git-host-2'), OAUTH_RETURN_QUERY), (query) =>
-    completeOAuthHostCallback('git-host-2', query),
+  returnRoute(
+    oauthCallbackPath('git-host-2'),
+    returnDocs('gitHost2-callback', 'Git host 2 OAuth return', callbackOAuthHost('git-host-2'), OAUTH_RETURN_QUERY),
+    (query) => completeOAuthHostCallback('git-host-2', query),
   ),
-  returnRoute(oauthCallbackPath('git-host-3'), returnDocs('Git host 3 OAuth return', callbackOAuthHost('git-host-3'), OAUTH_RETURN_QUERY), (query) =>
-    completeOAuthHostCallback('git-host-3', query),
+  returnRoute(
+    oauthCallbackPath('git-host-3'),
+    returnDocs('gitHost3-callback', 'Git host 3 OAuth return', callbackOAuthHost('git-host-3'), OAUTH_RETURN_QUERY),
+    (query) => completeOAuthHostCallback('git-host-3', query),
   ),
   webhookRoute(
     'git-host-1',
