@@ -234,12 +234,13 @@ describe('BuildSimulator', () => {
     const envVars = [
       { key: 'NODE_ENV', value: 'production-value-7731', secret: false },
       { key: 'DATABASE_URL', value: 'sealed:v1:k1:c2VjcmV0LWRhdGFiYXNlLXBhc3N3b3Jk', secret: true },
+      { key: 'SESSION_SECRET', value: '', secret: true },
     ];
     const { outcome, lines } = await build(new InMemorySource(NODE_APP), [service({ sourceDir: 'api', envVars })]);
     expect(outcome).toEqual({ status: 'LIVE' });
-    expect(lines).toContain('[build api] Environment: NODE_ENV, DATABASE_URL (secret, set)');
+    expect(lines).toContain('[build api] Environment: NODE_ENV, DATABASE_URL (secret, set), SESSION_SECRET (secret, empty)');
     const log = lines.join('\n');
-    for (const { value } of envVars) expect(log).not.toContain(value);
+    for (const { value } of envVars.filter((v) => v.value)) expect(log).not.toContain(value);
   });
 
   it('publishes a STATIC site from files already in the repository', async () => {

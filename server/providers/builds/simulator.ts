@@ -115,10 +115,10 @@ class BuildRun {
     }
   }
 
-  /** Names only: values stay out of the log, and a secret's is not even hinted at beyond being set. */
+  /** Names only: values stay out of the log, and a secret's is not hinted at beyond whether it has one. */
   private async logEnvironment(service: StoredAppService, log: (line: string) => Promise<void>): Promise<void> {
     if (!service.envVars.length) return log('Environment: no variables');
-    const names = service.envVars.map(({ key, secret }) => (secret ? `${key} (secret, set)` : key));
+    const names = service.envVars.map(({ key, value, secret }) => (secret ? `${key} (secret, ${value === '' ? 'empty' : 'set'})` : key));
     await log(`Environment: ${names.join(', ')}`);
   }
 

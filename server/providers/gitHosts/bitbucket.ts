@@ -1,7 +1,8 @@
 import { deploymentCopyName } from './deploymentCopyName';
+import { asPlatform, platformRefusal } from './deploymentCredential';
 import { z } from 'zod';
 import { AppError, invalidField } from '../../platform/errors';
-import { isSuccess, parseJson, UpstreamClient, type UpstreamCall, type UpstreamMethod, type UpstreamReply } from '../upstreamHttp';
+import { isSuccess, parseJson, UpstreamClient, type UpstreamCall, type UpstreamMethod } from '../upstreamHttp';
 import { gitMirror, type MirrorRepository } from './gitMirror';
 import {
   BRANCHES_PER_PAGE,
@@ -110,8 +111,8 @@ export class BitbucketProvider implements OAuthGitHostProvider {
   readonly #mirror: MirrorRepository;
 
   readonly deploymentCopies: DeploymentCopyReader = {
-    listContents: async (copy, path, ref) => this.asPlatform(this.listContents(this.#deployToken, this.copyInWorkspace(copy), path, ref)),
-    readFile: async (copy, path, ref) => this.asPlatform(this.readFile(this.#deployToken, this.copyInWorkspace(copy), path, ref)),
+    listContents: async (copy, path, ref) => asPlatform(LABEL, this.listContents(this.#deployToken, this.copyInWorkspace(copy), path, ref)),
+    readFile: async (copy, path, ref) => asPlatform(LABEL, this.readFile(this.#deployToken, this.copyInWorkspace(copy), path, ref)),
   };
 
   constructor(options: BitbucketOptions) {
@@ -279,14 +280,14 @@ export class BitbucketProvider implements OAuthGitHostProvider {
       const raced = await this.existingCopy(repo);
       if (raced) return raced;
     }
-    throw this.platformRefusal(create, reply);
+    throw platformRefusal(LABEL, create.operation, this.#http.refusal(create, reply));
   }
 
   private async existingCopy(repo: RepositoryRef): Promise<BitbucketRepository | null> {
     const call = this.call(this.#deployToken, 'GET', repo.path, 'reading the deployment copy');
     const reply = await this.#http.send(call);
     if (reply.status === 404) return null;
-    if (reply.status !== 200) throw this.platformRefusal(call, reply);
+    if (reply.status !== 200) throw platformRefusal(LABEL, call.operation, this.#http.refusal(call, reply));
     return privateCopy(this.#http.parse(repositorySchema, parseJson(reply.text), call.operation));
   }
 
@@ -301,24 +302,6 @@ export class BitbucketProvider implements OAuthGitHostProvider {
       throw new AppError('NOT_FOUND', `Deployment copy ${copy} not found on ${LABEL}`);
     }
     return copy;
-  }
-
-  /** A refusal of the platform's own token is the platform's failure, never a grant for the customer to renew. */
-  private platformRefusal(call: UpstreamCall, reply: UpstreamReply): AppError {
-    const refused = this.#http.refusal(call, reply);
-    if (refused.code === 'UPSTREAM_ERROR') return refused;
-    return new AppError('UPSTREAM_ERROR', `${LABEL} refused the platform's deployment credential while ${call.operation}`, { cause: refused.cause });
-  }
-
-  private async asPlatform<T>(work: Promise<T>): Promise<T> {
-    try {
-      return await work;
-    } catch (err) {
-      if (err instanceof AppError && err.code === 'GIT_CREDENTIAL_INVALID') {
-        throw new AppError('UPSTREAM_ERROR', `${LABEL} refused the platform's deployment credential while reading a deployment copy`, { cause: err.cause });
-      }
-      throw err;
-    }
   }
 
   private async token(form: URLSearchParams, operation: string, secrets: string[], previousRefreshToken: string | null): Promise<GitTokenSet> {

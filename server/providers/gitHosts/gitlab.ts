@@ -1,4 +1,5 @@
 import { deploymentCopyName } from './deploymentCopyName';
+import { asPlatform, platformRefusal } from './deploymentCredential';
 import { z } from 'zod';
 import { AppError, invalidField } from '../../platform/errors';
 import { isSuccess, parseJson, UpstreamClient, type UpstreamCall, type UpstreamMethod, type UpstreamReply } from '../upstreamHttp';
@@ -98,8 +99,8 @@ export class GitLabProvider implements OAuthGitHostProvider {
   readonly #mirror: MirrorRepository;
 
   readonly deploymentCopies: DeploymentCopyReader = {
-    listContents: async (copy, path, ref) => this.asPlatform(this.listContents(this.#deployToken, this.copyInGroup(copy), path, ref)),
-    readFile: async (copy, path, ref) => this.asPlatform(this.readFile(this.#deployToken, this.copyInGroup(copy), path, ref)),
+    listContents: async (copy, path, ref) => asPlatform(LABEL, this.listContents(this.#deployToken, this.copyInGroup(copy), path, ref)),
+    readFile: async (copy, path, ref) => asPlatform(LABEL, this.readFile(this.#deployToken, this.copyInGroup(copy), path, ref)),
   };
 
   constructor(options: GitLabOptions) {
@@ -275,21 +276,21 @@ export class GitLabProvider implements OAuthGitHostProvider {
       const raced = await this.existingCopy(project);
       if (raced) return raced;
     }
-    throw this.platformRefusal(create, reply);
+    throw platformRefusal(LABEL, create.operation, this.#http.refusal(create, reply));
   }
 
   private async existingCopy(project: ProjectRef): Promise<GitLabProject | null> {
     const call = this.call(this.#deployToken, 'GET', this.#http.url(project.path), 'reading the deployment copy');
     const reply = await this.#http.send(call);
     if (reply.status === 404) return null;
-    if (reply.status !== 200) throw this.platformRefusal(call, reply);
+    if (reply.status !== 200) throw platformRefusal(LABEL, call.operation, this.#http.refusal(call, reply));
     return privateCopy(this.#http.parse(projectSchema, parseJson(reply.text), call.operation));
   }
 
   private async deployGroupId(): Promise<number> {
     const call = this.call(this.#deployToken, 'GET', this.#http.url(`/groups/${encodeURIComponent(this.#deployGroup)}`), 'finding the deployment group');
     const reply = await this.#http.send(call);
-    if (reply.status !== 200) throw this.platformRefusal(call, reply);
+    if (reply.status !== 200) throw platformRefusal(LABEL, call.operation, this.#http.refusal(call, reply));
     return this.#http.parse(groupSchema, parseJson(reply.text), call.operation).id;
   }
 
@@ -302,24 +303,6 @@ export class GitLabProvider implements OAuthGitHostProvider {
   private copyInGroup(copy: string): string {
     if (!copy.toLowerCase().startsWith(`${this.#deployGroup.toLowerCase()}/`)) throw new AppError('NOT_FOUND', `Deployment copy ${copy} not found on ${LABEL}`);
     return copy;
-  }
-
-  /** A refusal of the platform's own token is the platform's failure, never a grant for the customer to renew. */
-  private platformRefusal(call: UpstreamCall, reply: UpstreamReply): AppError {
-    const refused = this.#http.refusal(call, reply);
-    if (refused.code === 'UPSTREAM_ERROR') return refused;
-    return new AppError('UPSTREAM_ERROR', `${LABEL} refused the platform's deployment credential while ${call.operation}`, { cause: refused.cause });
-  }
-
-  private async asPlatform<T>(work: Promise<T>): Promise<T> {
-    try {
-      return await work;
-    } catch (err) {
-      if (err instanceof AppError && err.code === 'GIT_CREDENTIAL_INVALID') {
-        throw new AppError('UPSTREAM_ERROR', `${LABEL} refused the platform's deployment credential while reading a deployment copy`, { cause: err.cause });
-      }
-      throw err;
-    }
   }
 
   private async token(fields: Record<string, string>, operation: string, secrets: string[]): Promise<GitTokenSet> {
