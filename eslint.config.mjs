@@ -6,6 +6,8 @@
 //   server/providers/**, server/billing/** → nothing from server/domains/**         (import-x/no-restricted-paths)
 //   db/**                        → nothing from server/** nor components/**          (import-x/no-restricted-paths)
 //   components/**                → from server/ only schemas and types; not db/index.ts (local/components-imports)
+//   clients/sdk/**, clients/cli/** → nothing of the platform's code (server, db, components, app, test)
+//   clients/sdk/**               → nothing from clients/cli/**
 //
 // The zones work on resolved paths (the `@/` alias through tsconfig paths, and relative imports);
 // test/lint/boundaries.test.ts proves each one fires.
@@ -53,6 +55,16 @@ const layerZones = [
     from: ['./server', './components'],
     message: 'DB boundary: db/ must not import server/** nor components/**.',
   },
+  {
+    target: ['./clients/sdk', './clients/cli'],
+    from: ['./server', './db', './components', './app', './test'],
+    message: 'Client boundary: the SDK and the CLI are packages of their own and reach the platform only through /v1.',
+  },
+  {
+    target: './clients/sdk',
+    from: './clients/cli',
+    message: 'Client boundary: the SDK stands alone; the CLI is built on it, not the other way round.',
+  },
 ];
 
 // A few Node globals for the plain .mjs/.js scripts (TypeScript files leave no-undef to the compiler).
@@ -94,6 +106,8 @@ export default defineConfig(
       '.stryker-tmp/**',
       'reports/**',
       'next-env.d.ts',
+      // Written by `npm run sdk:generate` from the /v1 document.
+      'clients/sdk/src/generated/**',
       // Boundary-test fixtures break the rules on purpose; the test lints them at virtual paths.
       'test/lint/fixtures/**',
     ],

@@ -22,11 +22,14 @@ export default {
     'server/providers/databases/clusterCheck.ts',
     'server/providers/databases/scram.ts',
     'server/domains/integrations/gitHosts/signatures.ts',
+    'clients/sdk/src/transport.ts',
+    'clients/sdk/src/errors.ts',
+    'clients/cli/src/errors.ts',
   ],
   coverageAnalysis: 'perTest',
   thresholds: { high: 95, low: 90, break: 90 },
   reporters: ['clear-text', 'progress'],
   tempDirName: '.stryker-tmp',
   // Build output and local data are large and no test reads them; copying them only slows the sandbox.
-  ignorePatterns: ['/.next', '/dist', '/dist.building-*', '/.data', '/e2e', '/test-results', '/bench/.output', '/.scratch'],
+  ignorePatterns: ['/clients/test/.output', '/.next', '/dist', '/dist.building-*', '/.data', '/e2e', '/test-results', '/bench/.output', '/.scratch'],
 };

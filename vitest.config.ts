@@ -4,7 +4,7 @@ export default defineConfig({
   resolve: { alias: { '@': import.meta.dirname } },
   test: {
     include: ['**/*.test.ts'],
-    exclude: ['node_modules/**', '.next/**', 'e2e/**', '.data/**', '.stryker-tmp/**', 'dist/**', 'test/instances/**'],
+    exclude: ['node_modules/**', '.next/**', 'e2e/**', '.data/**', '.stryker-tmp/**', 'dist/**', 'test/instances/**', 'clients/**'],
     setupFiles: ['test/setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,

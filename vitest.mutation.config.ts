@@ -56,6 +56,10 @@ export default defineConfig({
         extends: true,
         test: { name: 'git-signatures', include: ['server/domains/integrations/gitHosts/signatures.test.ts'] },
       },
+      {
+        extends: true,
+        test: { name: 'sdk-retries-and-cli-exit-codes', include: ['clients/sdk/test/transport.test.ts', 'clients/cli/test/errors.test.ts'] },
+      },
     ],
   },
 });

@@ -19,6 +19,8 @@ const domain = (name: string) => `Domain boundary: import another domain only th
 const PLATFORM = 'Platform boundary: server/platform must not import server/domains/** nor server/app.ts.';
 const BELOW_DOMAINS = 'Layer boundary: server/providers and server/billing sit below the domains and must not import server/domains/**.';
 const DB = 'DB boundary: db/ must not import server/** nor components/**.';
+const CLIENT = 'Client boundary: the SDK and the CLI are packages of their own and reach the platform only through /v1.';
+const SDK = 'Client boundary: the SDK stands alone; the CLI is built on it, not the other way round.';
 const componentsServer = (source: string) =>
   `components/ may import from server/ only schemas and types: '${source}' is server code. ` +
   'Import a schema (server/domains/*/schema.ts, server/platform/schemas.ts, server/platform/auth/scopes.ts or roles.ts) or use `import type`.';
@@ -56,6 +58,8 @@ const EXPECTED: Record<string, Expected[]> = {
     { source: '@/server/platform/errors', ruleId: COMPONENTS, message: componentsServer('@/server/platform/errors') },
     { source: '@/server/platform/trpc', ruleId: COMPONENTS, message: componentsServer('@/server/platform/trpc') },
   ],
+  'clients/cli/src/boundaryViolation.ts': [zoneHit('../../../server/platform/errors', CLIENT), zoneHit('../../../test/helpers', CLIENT)],
+  'clients/sdk/src/boundaryViolation.ts': [zoneHit('../../../db/schema', CLIENT), zoneHit('../../cli/src/output.ts', SDK)],
   // Compliant: a domain through its index.ts, the same domain, platform and db/schema; components' schema and type imports.
   'server/domains/projects/boundaryCompliant.ts': [],
   'server/platform/boundaryCompliant.ts': [],
