@@ -32,6 +32,10 @@ test('sign up, create a project and an API key, then use it on the REST API', as
 
   const secretDialog = page.getByRole('dialog', { name: /API key .* created/ });
   await expect(secretDialog.getByText('Shown once — copy it now')).toBeVisible();
+  await expect(secretDialog.getByTestId('api-key-usage')).toContainText('npx cloud auth login');
+  await expect(secretDialog.getByTestId('api-key-usage')).toContainText('@cloudpanel/sdk');
+  const guide = secretDialog.getByRole('link', { name: 'The command line and SDK guide' });
+  await expect(guide).toHaveAttribute('href', '/docs/cli');
   const key = (await page.getByTestId('new-api-key').textContent())?.trim() ?? '';
   expect(key).toMatch(/^cpk_/);
   await secretDialog.getByRole('button', { name: 'Copy to clipboard' }).click();
@@ -89,4 +93,14 @@ test('a revoked API key is refused by the API', async ({ page, request, account 
   const after = await request.get(`/v1/projects/${projectId}`, { headers: { Authorization: `Bearer ${key}` } });
   expect(after.status()).toBe(401);
   expect(await after.json()).toMatchObject({ success: false, error: { code: 'UNAUTHORIZED' } });
+});
+
+test('the command line and SDK guide is public and shows how to sign in, script and retry', async ({ page }) => {
+  await page.goto('/docs/cli');
+  await expect(page.getByRole('heading', { level: 1, name: 'Command line and SDK' })).toBeVisible();
+  await expect(page.getByText('npx cloud auth login').first()).toBeVisible();
+  const exitCodes = page.getByRole('table');
+  await expect(exitCodes.getByRole('row')).toHaveCount(11);
+  await expect(exitCodes).toContainText('Rate limited (429)');
+  await expect(page.getByText("import { ApiError, createClient } from '@cloudpanel/sdk';")).toBeVisible();
 });

@@ -87,6 +87,8 @@ test('screenshots of the main pages at desktop and phone width', async ({ page, 
   await capture(page, 'api-key-secret', page.getByTestId('new-api-key'), { fullPage: false });
   await page.getByRole('button', { name: 'I have copied it' }).click();
   await capture(page, 'api-keys', page.getByRole('table', { name: 'API keys' }).getByText('GitHub Actions deploys'));
+  await page.goto('/docs/cli');
+  await capture(page, 'docs-cli', page.getByRole('heading', { level: 1, name: 'Command line and SDK' }));
 
   const teammate = newAccount('colleague', 'Margaret Hamilton');
   await createAccountViaApi(request, teammate);

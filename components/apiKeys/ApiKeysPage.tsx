@@ -69,7 +69,21 @@ export function ApiKeysPage() {
             secret={created?.key ?? ''}
             secretTestId="new-api-key"
             onClose={() => setCreated(null)}
-          />
+          >
+            <div className="key-usage" data-testid="api-key-usage">
+              <p>From the shell, paste it into</p>
+              <pre>npx cloud auth login</pre>
+              <p>
+                From TypeScript, pass it to <code>createClient({'{ apiKey }'})</code> of <code>@cloudpanel/sdk</code>. Both send an Idempotency-Key with every
+                write and wait out rate limits for you.
+              </p>
+              <p>
+                <a href="/docs/cli" target="_blank" rel="noreferrer">
+                  The command line and SDK guide
+                </a>
+              </p>
+            </div>
+          </SecretDialog>
         </>
       ) : (
         <div className="card">

@@ -1,6 +1,6 @@
 'use client';
 
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Alert } from './Alert';
 import { Button } from './Button';
 import { Dialog } from './Dialog';
@@ -16,6 +16,7 @@ export function SecretDialog({
   secret,
   secretTestId,
   onClose,
+  children,
 }: {
   open: boolean;
   title: string;
@@ -23,6 +24,8 @@ export function SecretDialog({
   secret: string;
   secretTestId?: string;
   onClose: () => void;
+  /** What to do with the value next, under it. */
+  children?: ReactNode;
 }) {
   const [copyState, setCopyState] = useState<CopyState>('idle');
 
@@ -69,6 +72,7 @@ export function SecretDialog({
           The browser did not allow copying. Select the value above and copy it by hand.
         </p>
       ) : null}
+      {children}
     </Dialog>
   );
 }
