@@ -28,6 +28,7 @@ import { ResourcePageFallback } from '../ui/ResourcePageFallback';
 import { Skeleton } from '../ui/Skeleton';
 import { Table, type Column } from '../ui/Table';
 import { useToast } from '../ui/Toast';
+import { useHydrated } from '../ui/useHydrated';
 import { formatMinorUnits } from '../ui/money';
 import {
   commitTitle,
@@ -283,6 +284,7 @@ function SettingsCard({ app }: { app: AppView }) {
   const queryClient = useQueryClient();
   const canManage = hasRole(project, 'member');
   const update = useMutation(trpc.apps.update.mutationOptions());
+  const hydrated = useHydrated();
   const [branch, setBranch] = useState(app.branch);
   const [branchError, setBranchError] = useState<string | undefined>();
   const [autoDeploy, setAutoDeploy] = useState<boolean | null>(null);
@@ -347,7 +349,7 @@ function SettingsCard({ app }: { app: AppView }) {
             role="switch"
             name="autoDeploy"
             checked={autoDeploy ?? app.autoDeploy}
-            disabled={!canManage || update.isPending}
+            disabled={!canManage || !hydrated || update.isPending}
             onChange={(event) => void toggle(event.target.checked)}
           />
           Deploy on push to <span className="mono">{app.branch}</span>

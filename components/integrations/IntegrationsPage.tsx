@@ -16,6 +16,7 @@ import { PageHeader } from '../ui/PageHeader';
 import { Skeleton } from '../ui/Skeleton';
 import { SubmitButton } from '../ui/SubmitButton';
 import { useToast } from '../ui/Toast';
+import { useHydrated } from '../ui/useHydrated';
 import { ConnectedSince, ConnectionCard } from './ConnectionCard';
 import { CONNECTION_LABELS, oauthConnectUrl, type DnsProviderInfo, type DnsProviderStatus, type DnsRecordRules } from './dnsProvider';
 import { DnsSimulatorNotice } from './DnsSimulatorNotice';
@@ -263,6 +264,7 @@ function AutoDnsSwitch({ status }: { status: DnsProviderStatus }) {
   const queryClient = useQueryClient();
   const canManage = hasRole(project, 'member');
   const settings = useMutation(trpc.dnsProvider.settings.mutationOptions());
+  const hydrated = useHydrated();
   const descriptionId = useId();
   // The switch moves at once, and back if the change is refused.
   const [requested, setRequested] = useState<boolean | null>(null);
@@ -290,7 +292,7 @@ function AutoDnsSwitch({ status }: { status: DnsProviderStatus }) {
           type="checkbox"
           role="switch"
           checked={requested ?? status.autoDnsEnabled}
-          disabled={!canManage}
+          disabled={!canManage || !hydrated}
           aria-describedby={descriptionId}
           onChange={(event) => void toggle(event.target.checked)}
         />

@@ -23,6 +23,7 @@ import { PageHeader } from '../ui/PageHeader';
 import { TierChangePanel } from '../ui/TierChangePanel';
 import { Skeleton } from '../ui/Skeleton';
 import { useToast } from '../ui/Toast';
+import { useHydrated } from '../ui/useHydrated';
 import { DeleteResourceCard } from '../ui/DeleteResourceCard';
 import { formatMinorUnits } from '../ui/money';
 import { BucketStatus } from './BucketStatus';
@@ -365,6 +366,7 @@ function CdnCard({ bucket, canManage }: { bucket: BucketView; canManage: boolean
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const setCdn = useMutation(trpc.objectStorage.setCdn.mutationOptions());
+  const hydrated = useHydrated();
 
   async function toggle(enabled: boolean) {
     try {
@@ -386,7 +388,7 @@ function CdnCard({ bucket, canManage }: { bucket: BucketView; canManage: boolean
             type="checkbox"
             role="switch"
             checked={bucket.cdnEnabled}
-            disabled={!canManage || setCdn.isPending || (!bucket.publicAccess && !bucket.cdnEnabled)}
+            disabled={!canManage || !hydrated || setCdn.isPending || (!bucket.publicAccess && !bucket.cdnEnabled)}
             onChange={(event) => void toggle(event.target.checked)}
           />
           <span className={wizard.optionBody}>
