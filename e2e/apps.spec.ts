@@ -346,3 +346,22 @@ test('connect git host 2 through its consent page, describe a service by hand, a
   await expect(page.getByRole('table', { name: 'Tags of demo/hello-node' })).toContainText('latest');
   await screenshot(page, 'integrations-hosts');
 });
+
+test('a git host 1 round trip started without a return path ends on the Integrations page of the project it began in', async ({ page, account }) => {
+  await signIn(page, account);
+  const projectId = await createProject(page, `Return ${Date.now().toString(36)}`);
+  await page.goto(`/v1/projects/${projectId}/integrations/git-host-1/connect`);
+  await expect(page).toHaveURL(/\/dev\/git-hosts\/git-host-1\/install\?state=/);
+  await page
+    .getByRole('table', { name: 'Accounts you can install on' })
+    .getByRole('row', { name: /acme-labs/ })
+    .getByRole('button', { name: 'Install' })
+    .click();
+  await expect(page).toHaveURL(new RegExp(`/projects/${projectId}/integrations\\?git-host-1=connected$`));
+  await expect(page.getByText('Git host 1 is connected')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Git host 1 (app installation)' }).getByRole('list', { name: 'Linked accounts' })).toContainText('acme-labs');
+
+  // Opened again, the default return still leads to that project, without an outcome to announce.
+  await page.goto('/en/controlpanel');
+  await expect(page).toHaveURL(new RegExp(`/projects/${projectId}/integrations$`));
+});

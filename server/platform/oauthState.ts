@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { and, eq, gt, inArray, isNull, lt } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNotNull, isNull, lt } from 'drizzle-orm';
 import { getDb } from '../../db';
 import { oauthStates } from '../../db/schema';
 import { getConfig } from './config';
@@ -68,6 +68,30 @@ export async function consumeOAuthState(state: string, purposes: string | readon
     ...(row.payload ? { payload: row.payload } : {}),
     issuedAt: row.createdAt,
   };
+}
+
+/**
+ * The project of the user's most recently ended round trip (one of `purposes`) that returned to
+ * `returnTo`, while its state is still on record (until the maintenance job purges it). For a
+ * return path that names no project: the page there finds out which project the user came from.
+ */
+export async function lastEndedRoundTripProject(userId: string, purposes: readonly string[], returnTo: string, now = new Date()): Promise<string | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ projectId: oauthStates.projectId })
+    .from(oauthStates)
+    .where(
+      and(
+        eq(oauthStates.userId, userId),
+        inArray(oauthStates.purpose, [...purposes]),
+        eq(oauthStates.returnTo, returnTo),
+        isNotNull(oauthStates.usedAt),
+        gt(oauthStates.usedAt, new Date(now.getTime() - OAUTH_STATE_TTL_MS)),
+      ),
+    )
+    .orderBy(desc(oauthStates.usedAt))
+    .limit(1);
+  return row?.projectId ?? null;
 }
 
 /** States past their expiry are useless; the maintenance job removes them. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { hmacSignatureHeader } from '../../server/domains/integrations/gitHosts/signatures';
-import { watchRepository } from '../../server/domains/integrations';
+import { host1DefaultReturnProject, watchRepository } from '../../server/domains/integrations';
 import { open } from '../../server/platform/encryption/envelope';
 import { getLogger } from '../../server/platform/logger';
 import { simulatedGitHost1WebhookSecret } from '../../server/providers/gitHosts';
@@ -68,6 +68,30 @@ describe('git host 1: connecting through the installation round trip', () => {
       const final = locationOf(await api('GET', pathOf(back)));
       expect(final).toBe('/en/controlpanel?git-host-1=connected');
     }
+  });
+
+  it('knows which project a round trip that ended on the default return came from, for the panel page there to forward to', async () => {
+    const user = await createUser('Default return');
+    const { projectId: first } = await createProject(user, 'First');
+    const { projectId: second } = await createProject(user, 'Second');
+    await installHost1(user, first, 'demo-user');
+    expect(await host1DefaultReturnProject(user.id)).toBeNull();
+
+    const defaultReturn = async (project: string) => {
+      const state = new URL(locationOf(await api('GET', `${base(project, 'git-host-1')}/connect`, { cookie: user.cookie }))).searchParams.get('state')!;
+      let location = await submitInstallForm({ account: 'acme-labs', state });
+      while (!pathOf(location).startsWith('/en/')) {
+        location = pathOf(location).startsWith('/dev/') ? await consent('git-host-1', location) : locationOf(await api('GET', pathOf(location)));
+      }
+      return pathOf(location);
+    };
+    const begun = await defaultReturn(first);
+    expect(begun).toBe('/en/controlpanel?git-host-1=connected');
+    expect(await host1DefaultReturnProject(user.id)).toBe(first);
+    await defaultReturn(second);
+    expect(await host1DefaultReturnProject(user.id)).toBe(second);
+    expect(await host1DefaultReturnProject((await createUser('Stranger')).id)).toBeNull();
+    expect(await host1DefaultReturnProject(user.id, new Date(Date.now() + 11 * 60_000))).toBeNull();
   });
 
   it('accepts a state once, and refuses a forged, reused or expired one', async () => {

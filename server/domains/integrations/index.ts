@@ -14,6 +14,7 @@ import { dnsProviderRouter } from './router';
 
 export { createRecordWith, projectDnsAccess, recordsAtNames, zoneHolding, type DnsAccess } from './service';
 export { deploymentSource, openProjectRepository, unwatchRepository, watchRepository, type ProjectRepository } from './gitHosts/access';
+export { host1DefaultReturnProject } from './gitHosts/host1';
 
 /** Connections to the customer's accounts elsewhere: the DNS provider, the image hub and three git hosts. */
 export const integrationsDomain = defineDomain({

@@ -3679,7 +3679,7 @@ export interface paths {
         };
         /**
          * Connect git-host-1
-         * @description Redirects (302) to the host’s page for installing the platform’s app on an account, with a signed state valid for 10 minutes and single use. The host returns through `GET /v1/integrations/git-host-1/setup`, which links the installation to the project and sends the browser to `redirect` (a relative path; default `/en/controlpanel`) with `git-host-1=connected`. An installation the round trip cannot vouch for (one that existed before it began, or one another user installed) is proved first through the host’s OAuth consent.
+         * @description Redirects (302) to the host’s page for installing the platform’s app on an account, with a signed state valid for 10 minutes and single use. The host returns through `GET /v1/integrations/git-host-1/setup`, which links the installation to the project and sends the browser to `redirect` (a relative path; default `/en/controlpanel`, which the panel forwards to the Integrations page of the project the round trip began in) with `git-host-1=connected`. An installation the round trip cannot vouch for (one that existed before it began, or one another user installed) is proved first through the host’s OAuth consent.
          */
         get: operations["gitHost1-connect"];
         put?: never;

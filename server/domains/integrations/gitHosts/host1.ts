@@ -5,7 +5,7 @@ import { getConfig } from '../../../platform/config';
 import { AppError } from '../../../platform/errors';
 import { emit } from '../../../platform/events';
 import { getLogger } from '../../../platform/logger';
-import { consumeOAuthState, issueOAuthState, safeReturnPath, type ConsumedOAuthState } from '../../../platform/oauthState';
+import { consumeOAuthState, issueOAuthState, lastEndedRoundTripProject, safeReturnPath, type ConsumedOAuthState } from '../../../platform/oauthState';
 import { getGitHost1, type GitInstallation, type GitPackage, type GitPackageTag } from '../../../providers/gitHosts';
 import { installationForOwner, linkedInstallations } from './access';
 import { ended, withMarker, type RoundTripEnd } from '../returnPaths';
@@ -97,6 +97,14 @@ export async function completeHost1Callback(query: URLSearchParams): Promise<Rou
   if (toLink.length === 0) return ended(withMarker(grant.returnTo, HOST1_PURPOSE, 'error'));
   await linkInstallations(grant.projectId, grant.userId, toLink);
   return ended(withMarker(grant.returnTo, HOST1_PURPOSE, 'connected'), { projectId: grant.projectId, userId: grant.userId, action: 'gitHost1.connect' });
+}
+
+/**
+ * The project a round trip that ended on the default return came from: SPEC's default,
+ * `/en/controlpanel`, names no project, so the panel's page there forwards to this project.
+ */
+export function host1DefaultReturnProject(userId: string, now = new Date()): Promise<string | null> {
+  return lastEndedRoundTripProject(userId, [HOST1_PURPOSE, HOST1_PROOF_PURPOSE], HOST1_DEFAULT_RETURN, now);
 }
 
 export async function host1Status(projectId: string): Promise<Host1Status> {
