@@ -2,7 +2,15 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../test/db';
 import { createProject, createUser } from '../../test/helpers';
-import { consumeOAuthState, issueOAuthState, OAUTH_STATE_TTL_MS, purgeExpiredOAuthStates, safeReturnPath, type OAuthStateGrant } from './oauthState';
+import {
+  consumeOAuthState,
+  issueOAuthState,
+  lastEndedRoundTripProject,
+  OAUTH_STATE_TTL_MS,
+  purgeExpiredOAuthStates,
+  safeReturnPath,
+  type OAuthStateGrant,
+} from './oauthState';
 
 let grant: OAuthStateGrant;
 
@@ -75,6 +83,8 @@ describe('OAuth states', () => {
     ]) {
       await refused(bad);
     }
+    const [otherRandom] = (await issueOAuthState(grant)).split('.') as [string, string];
+    await refused(`${otherRandom}.${signature}`);
     expect(await consumeOAuthState(state, 'dns-provider')).toMatchObject(grant);
   });
 
@@ -85,6 +95,43 @@ describe('OAuth states', () => {
     expect(await purgeExpiredOAuthStates(now)).toBeGreaterThanOrEqual(1);
     expect(await purgeExpiredOAuthStates(now)).toBe(0);
     expect(await consumeOAuthState(live, 'dns-provider', now)).toMatchObject(grant);
+  });
+});
+
+describe('the project of the last round trip that ended on a return path', () => {
+  const landing = '/en/landing';
+  const purposes = ['git-host-1', 'git-host-1-proof'];
+
+  it('is the project of the most recently consumed state of the user, purpose and return path, for ten minutes after its use', async () => {
+    const user = await createUser();
+    const { projectId: first } = await createProject(user, 'First');
+    const { projectId: second } = await createProject(user, 'Second');
+    const start = new Date('2026-11-24T12:00:00Z');
+    const at = (ms: number) => new Date(start.getTime() + ms);
+    const ended = async (projectId: string, purpose: string, usedAt: Date, returnTo = landing) =>
+      consumeOAuthState(await issueOAuthState({ purpose, projectId, userId: user.id, returnTo }, at(0)), purpose, usedAt);
+
+    await issueOAuthState({ purpose: 'git-host-1', projectId: first, userId: user.id, returnTo: landing }, at(0));
+    expect(await lastEndedRoundTripProject(user.id, purposes, landing, at(1_000))).toBeNull();
+
+    await ended(first, 'git-host-1', at(1_000));
+    await ended(second, 'git-host-1-proof', at(2_000));
+    expect(await lastEndedRoundTripProject(user.id, purposes, landing, at(3_000))).toBe(second);
+    expect(await lastEndedRoundTripProject(user.id, ['git-host-1'], landing, at(3_000))).toBe(first);
+
+    await ended(first, 'dns-provider', at(4_000));
+    await ended(first, 'git-host-1-proof', at(5_000), '/projects/elsewhere');
+    expect(await lastEndedRoundTripProject(user.id, purposes, landing, at(6_000))).toBe(second);
+
+    expect(await lastEndedRoundTripProject(user.id, purposes, landing, at(2_000 + OAUTH_STATE_TTL_MS - 1))).toBe(second);
+    expect(await lastEndedRoundTripProject(user.id, purposes, landing, at(2_000 + OAUTH_STATE_TTL_MS))).toBeNull();
+  });
+
+  it('is never another user’s', async () => {
+    const stranger = await createUser();
+    await consumeOAuthState(await issueOAuthState({ ...grant, returnTo: landing }), 'dns-provider');
+    expect(await lastEndedRoundTripProject(grant.userId, ['dns-provider'], landing)).toBe(grant.projectId);
+    expect(await lastEndedRoundTripProject(stranger.id, ['dns-provider'], landing)).toBeNull();
   });
 });
 
