@@ -350,6 +350,9 @@ test('connect git host 2 through its consent page, describe a service by hand, a
 test('a git host 1 round trip started without a return path ends on the Integrations page of the project it began in', async ({ page, account }) => {
   await signIn(page, account);
   const projectId = await createProject(page, `Return ${Date.now().toString(36)}`);
+  // Before any round trip, the default return has no project to go to and shows the project list.
+  await page.goto('/en/controlpanel');
+  await expect(page).toHaveURL(/\/projects$/);
   await page.goto(`/v1/projects/${projectId}/integrations/git-host-1/connect`);
   await expect(page).toHaveURL(/\/dev\/git-hosts\/git-host-1\/install\?state=/);
   await page
