@@ -1,4 +1,4 @@
-import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, realpath, rm, stat, symlink, truncate, writeFile, chmod } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, realpath, rm, stat, symlink, truncate, utimes, writeFile, chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -131,6 +131,20 @@ describe('writeText', () => {
     expect(written).toMatchObject({ path: 'index-link', type: 'file', size: 2 });
     expect(await readFile(path.join(home, 'public_html', 'index.php'), 'utf8')).toBe('v3');
     expect((await lstat(path.join(home, 'index-link'))).isSymbolicLink()).toBe(true);
+  });
+
+  it('dates a replacement after the file it replaces, even within the same second, so PHP runs the new code', async () => {
+    const target = path.join(home, 'public_html', 'fresh.php');
+    await writeText(home, 'public_html/fresh.php', '<?php echo 1;', QUOTA);
+    const inTheFuture = new Date(Math.ceil(Date.now() / 1000) * 1000 + 5_000);
+    await utimes(target, inTheFuture, inTheFuture);
+    await writeText(home, 'public_html/fresh.php', '<?php echo 2;', QUOTA);
+    expect((await stat(target)).mtimeMs).toBe(inTheFuture.getTime() + 1000);
+    await utimes(target, new Date(0), new Date(0));
+    const before = Date.now();
+    await writeText(home, 'public_html/fresh.php', '<?php echo 3;', QUOTA);
+    expect((await stat(target)).mtimeMs).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
+    expect(await readFile(target, 'utf8')).toBe('<?php echo 3;');
   });
 
   it('accepts exactly 1 MB and refuses 1 MB + 1 with 413', async () => {

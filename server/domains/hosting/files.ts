@@ -276,6 +276,7 @@ async function placeAtomically(location: ConfinedLocation, previous: Stats | nul
   const handle = await openConfined(location.home, temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644);
   try {
     await fill(handle);
+    if (previous) await dateAfter(handle, previous);
     await handle.datasync();
     await handle.close();
     if (previous) await chmod(temporary, previous.mode & 0o7777);
@@ -285,6 +286,18 @@ async function placeAtomically(location: ConfinedLocation, previous: Stats | nul
     await rm(temporary, { force: true });
     throw err;
   }
+}
+
+/**
+ * PHP's opcache tells a changed script by its modification time in whole seconds, so a file
+ * replaced within the second it was last written would go on running its old code. Such a
+ * replacement is dated one second after the file it replaces.
+ */
+async function dateAfter(handle: FileHandle, previous: Stats): Promise<void> {
+  const written = await handle.stat();
+  const previousSecond = Math.floor(previous.mtimeMs / 1000);
+  if (Math.floor(written.mtimeMs / 1000) > previousSecond) return;
+  await handle.utimes(written.atime, new Date((previousSecond + 1) * 1000));
 }
 
 /**

@@ -112,6 +112,7 @@ describe('php-fpm pools', () => {
     expect(pool).toContain('listen.mode = 0600\n');
     expect(pool).toContain('phpVersion 8.1 asked');
     expect(pool).toContain('php_admin_value[disable_functions] = exec,passthru,shell_exec,system,proc_open,popen,pcntl_exec\n');
+    expect(pool).toContain('php_admin_value[opcache.revalidate_freq] = 0\n');
     expect(pool).not.toMatch(/^user =/m);
   });
 

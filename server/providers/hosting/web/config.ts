@@ -306,6 +306,8 @@ export function renderPool(site: SiteServing, paths: WebPaths, runAs: RunAs | nu
     `php_admin_value[session.save_path] = ${q(phpTemp)}`,
     `php_admin_value[upload_tmp_dir] = ${q(phpTemp)}`,
     `php_admin_value[sys_temp_dir] = ${q(phpTemp)}`,
+    // A script uploaded or edited is run by the very next request, not after opcache's default 2 s.
+    'php_admin_value[opcache.revalidate_freq] = 0',
     '',
   ].join('\n');
 }
